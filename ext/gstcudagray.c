@@ -1,0 +1,233 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/**
+ * SECTION:element-cudagray
+ * @title: cudagray
+ *
+ * Converts colour video to GRAY8 on the GPU.  The `method` property picks
+ * the weights; the default, `bt601`, equals OpenCV's
+ * `cvtColor (..., COLOR_RGB2GRAY)` bit for bit.  For NV12 and I420 the
+ * luma plane is the answer; GRAY8 input passes through.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 videotestsrc ! video/x-raw,format=RGBA ! cudagray ! videoconvert ! autovideosink
+ * ]|
+ *
+ * Since: 0.1
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudagray.h"
+#include "cip-ref.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_gray_debug);
+#define GST_CAT_DEFAULT gst_cuda_gray_debug
+
+enum
+{
+  PROP_0,
+  PROP_METHOD,
+};
+
+#define DEFAULT_METHOD GST_CUDA_GRAY_METHOD_BT601
+
+#define GRAY_INPUT_FORMATS \
+    "{ RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, RGB, BGR, NV12, I420, GRAY8 }"
+
+static const gchar *const input_formats[] = {
+  "RGBA", "BGRA", "RGBx", "BGRx", "ARGB", "ABGR", "RGB", "BGR", "NV12",
+  "I420", "GRAY8", NULL
+};
+
+static const gchar *const output_formats[] = { "GRAY8", NULL };
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK,
+    GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_CUDA_IMGPROC_CAPS_MAKE (GRAY_INPUT_FORMATS)));
+
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC,
+    GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_CUDA_IMGPROC_CAPS_MAKE ("GRAY8")));
+
+struct _GstCudaGray
+{
+  GstCudaImgprocFilter parent;
+
+  GstCudaGrayMethod method;
+};
+
+G_DEFINE_TYPE_WITH_CODE (GstCudaGray, gst_cuda_gray,
+    GST_TYPE_CUDA_IMGPROC_FILTER,
+    GST_DEBUG_CATEGORY_INIT (gst_cuda_gray_debug, "cudagray", 0,
+        "cudagray element"));
+GST_ELEMENT_REGISTER_DEFINE (cudagray, "cudagray", GST_RANK_NONE,
+    GST_TYPE_CUDA_GRAY);
+
+GType
+gst_cuda_gray_method_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_CUDA_GRAY_METHOD_BT601,
+        "ITU-R BT.601: 0.299 R + 0.587 G + 0.114 B (as OpenCV)", "bt601"},
+    {GST_CUDA_GRAY_METHOD_BT709,
+        "ITU-R BT.709: 0.2126 R + 0.7152 G + 0.0722 B", "bt709"},
+    {GST_CUDA_GRAY_METHOD_LUMINOSITY,
+        "Luminosity: 0.21 R + 0.71 G + 0.07 B", "luminosity"},
+    {GST_CUDA_GRAY_METHOD_AVERAGE, "Average: (R + G + B) / 3", "average"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaGrayMethod", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+static void gst_cuda_gray_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec);
+static void gst_cuda_gray_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec);
+static GstCaps *gst_cuda_gray_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter);
+static CipStatus gst_cuda_gray_process (GstCudaImgprocFilter * filter,
+    const CipImage * src, CipImage * dst, guint8 * readback,
+    CipStream * stream);
+
+static void
+gst_cuda_gray_class_init (GstCudaGrayClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstCudaImgprocFilterClass *filter_class =
+      GST_CUDA_IMGPROC_FILTER_CLASS (klass);
+
+  gobject_class->set_property = gst_cuda_gray_set_property;
+  gobject_class->get_property = gst_cuda_gray_get_property;
+
+  /**
+   * GstCudaGray:method:
+   *
+   * The weights of R, G and B in the gray value.
+   *
+   * Since: 0.1
+   */
+  g_object_class_install_property (gobject_class, PROP_METHOD,
+      g_param_spec_enum ("method", "Method",
+          "Weights of R, G and B in the gray value",
+          GST_TYPE_CUDA_GRAY_METHOD, DEFAULT_METHOD,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class,
+      "CUDA colour to gray", "Filter/Converter/Video",
+      "Converts colour video to GRAY8 on the GPU",
+      "gst-cuda-imgproc authors");
+
+  trans_class->transform_caps =
+      GST_DEBUG_FUNCPTR (gst_cuda_gray_transform_caps);
+  /* GRAY8 in, GRAY8 out: nothing to compute. */
+  trans_class->passthrough_on_same_caps = TRUE;
+
+  filter_class->process = GST_DEBUG_FUNCPTR (gst_cuda_gray_process);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_GRAY_METHOD, 0);
+}
+
+static void
+gst_cuda_gray_init (GstCudaGray * self)
+{
+  self->method = DEFAULT_METHOD;
+}
+
+static void
+gst_cuda_gray_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstCudaGray *self = GST_CUDA_GRAY (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_METHOD:
+      self->method = g_value_get_enum (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_cuda_gray_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstCudaGray *self = GST_CUDA_GRAY (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_METHOD:
+      g_value_set_enum (value, self->method);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+/* Any input format becomes GRAY8 of the same size and rate, and back. */
+static GstCaps *
+gst_cuda_gray_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  GstCaps *result;
+
+  result = gst_cuda_imgproc_filter_caps_set_formats (gst_caps_copy (caps),
+      direction == GST_PAD_SINK ? output_formats : input_formats);
+
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, result,
+        GST_CAPS_INTERSECT_FIRST);
+
+    gst_caps_unref (result);
+    result = tmp;
+  }
+
+  GST_DEBUG_OBJECT (trans, "%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, caps,
+      result);
+  return result;
+}
+
+static CipStatus
+gst_cuda_gray_process (GstCudaImgprocFilter * filter, const CipImage * src,
+    CipImage * dst, guint8 * readback, CipStream * stream)
+{
+  GstCudaGray *self = GST_CUDA_GRAY (filter);
+  CipGrayMethod method;
+
+  GST_OBJECT_LOCK (self);
+  method = (CipGrayMethod) self->method;
+  GST_OBJECT_UNLOCK (self);
+
+  if (stream == NULL)
+    return cip_ref_gray (src, dst, method, NULL);
+  return cip_gray (src, dst, method, stream);
+}

@@ -1,0 +1,706 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/**
+ * SECTION:gstcudaimgprocfilter
+ * @title: GstCudaImgprocFilter
+ * @short_description: Base class of the cudaimgproc elements
+ *
+ * Owns what the plugin's elements share.  With `backend=cuda` it finds the
+ * CUDA context (shared with other CUDA elements through #GstContext), makes
+ * one stream per instance, allocates the device images when caps are set
+ * and reuses them for every frame; each frame is uploaded, processed by the
+ * subclass on the stream and downloaded, with one synchronization.  With
+ * `backend=cpu` the subclass runs the reference implementation on the
+ * mapped frames.  Every failure posts an error message before the element
+ * returns %FALSE or %GST_FLOW_ERROR.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudautils.h>
+
+#include "gstcudaimgprocfilter.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_imgproc_filter_debug);
+#define GST_CAT_DEFAULT gst_cuda_imgproc_filter_debug
+
+enum
+{
+  PROP_0,
+  PROP_BACKEND,
+  PROP_CUDA_DEVICE_ID,
+};
+
+#define DEFAULT_BACKEND GST_CUDA_IMGPROC_BACKEND_CUDA
+#define DEFAULT_CUDA_DEVICE_ID -1
+
+typedef struct
+{
+  /* Properties, under the object lock. */
+  GstCudaImgprocBackend backend;
+  gint device_id;
+
+  /* Between start() and stop(); only the streaming thread touches these
+   * after start(). */
+  GstCudaImgprocBackend active_backend;
+  GstCudaContext *context;
+  CipStream *stream;
+  guint8 *readback;
+
+  /* Per caps. */
+  GstVideoInfo in_info;
+  GstVideoInfo out_info;
+  CipFormat src_format;
+  CipImage device_src;
+  CipImage device_dst;
+} GstCudaImgprocFilterPrivate;
+
+G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstCudaImgprocFilter,
+    gst_cuda_imgproc_filter, GST_TYPE_BASE_TRANSFORM,
+    G_ADD_PRIVATE (GstCudaImgprocFilter);
+    GST_DEBUG_CATEGORY_INIT (gst_cuda_imgproc_filter_debug,
+        "cudaimgprocfilter", 0, "cudaimgproc base class"));
+
+#define GET_PRIV(filter) \
+  ((GstCudaImgprocFilterPrivate *) \
+   gst_cuda_imgproc_filter_get_instance_private (filter))
+
+GType
+gst_cuda_imgproc_backend_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_CUDA_IMGPROC_BACKEND_CUDA, "CUDA kernels on the GPU", "cuda"},
+    {GST_CUDA_IMGPROC_BACKEND_CPU,
+        "Reference implementation on the CPU (identical output)", "cpu"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaImgprocBackend", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+static void gst_cuda_imgproc_filter_set_property (GObject * object,
+    guint prop_id, const GValue * value, GParamSpec * pspec);
+static void gst_cuda_imgproc_filter_get_property (GObject * object,
+    guint prop_id, GValue * value, GParamSpec * pspec);
+static void gst_cuda_imgproc_filter_finalize (GObject * object);
+static void gst_cuda_imgproc_filter_set_context (GstElement * element,
+    GstContext * context);
+static gboolean gst_cuda_imgproc_filter_start (GstBaseTransform * trans);
+static gboolean gst_cuda_imgproc_filter_stop (GstBaseTransform * trans);
+static gboolean gst_cuda_imgproc_filter_query (GstBaseTransform * trans,
+    GstPadDirection direction, GstQuery * query);
+static gboolean gst_cuda_imgproc_filter_transform_size (GstBaseTransform *
+    trans, GstPadDirection direction, GstCaps * caps, gsize size,
+    GstCaps * othercaps, gsize * othersize);
+static gboolean gst_cuda_imgproc_filter_propose_allocation (GstBaseTransform
+    * trans, GstQuery * decide_query, GstQuery * query);
+static gboolean gst_cuda_imgproc_filter_set_caps (GstBaseTransform * trans,
+    GstCaps * incaps, GstCaps * outcaps);
+static void gst_cuda_imgproc_filter_before_transform (GstBaseTransform *
+    trans, GstBuffer * buffer);
+static GstFlowReturn gst_cuda_imgproc_filter_transform (GstBaseTransform *
+    trans, GstBuffer * inbuf, GstBuffer * outbuf);
+
+static void
+gst_cuda_imgproc_filter_class_init (GstCudaImgprocFilterClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+
+  gobject_class->set_property = gst_cuda_imgproc_filter_set_property;
+  gobject_class->get_property = gst_cuda_imgproc_filter_get_property;
+  gobject_class->finalize = gst_cuda_imgproc_filter_finalize;
+
+  /**
+   * GstCudaImgprocFilter:backend:
+   *
+   * Where frames are computed: `cuda` on the GPU, or `cpu` with the
+   * reference implementation (identical output, no GPU needed).
+   *
+   * Since: 0.1
+   */
+  g_object_class_install_property (gobject_class, PROP_BACKEND,
+      g_param_spec_enum ("backend", "Backend",
+          "Where frames are computed: cuda (GPU) or cpu (reference "
+          "implementation, identical output, no GPU needed)",
+          GST_TYPE_CUDA_IMGPROC_BACKEND, DEFAULT_BACKEND,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
+  /**
+   * GstCudaImgprocFilter:cuda-device-id:
+   *
+   * The CUDA device to run on; -1 takes the context of neighbouring CUDA
+   * elements, or device 0.
+   *
+   * Since: 0.1
+   */
+  g_object_class_install_property (gobject_class, PROP_CUDA_DEVICE_ID,
+      g_param_spec_int ("cuda-device-id", "CUDA device ID",
+          "CUDA device to run on (-1: the device of neighbouring CUDA "
+          "elements, or device 0)", -1, G_MAXINT, DEFAULT_CUDA_DEVICE_ID,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
+  element_class->set_context =
+      GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_set_context);
+
+  trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_start);
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_stop);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_query);
+  trans_class->transform_size =
+      GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_transform_size);
+  trans_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_propose_allocation);
+  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_set_caps);
+  trans_class->before_transform =
+      GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_before_transform);
+  trans_class->transform =
+      GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_transform);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_IMGPROC_FILTER, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_IMGPROC_BACKEND, 0);
+}
+
+static void
+gst_cuda_imgproc_filter_init (GstCudaImgprocFilter * filter)
+{
+  GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
+
+  priv->backend = DEFAULT_BACKEND;
+  priv->device_id = DEFAULT_CUDA_DEVICE_ID;
+}
+
+static void
+gst_cuda_imgproc_filter_finalize (GObject * object)
+{
+  GstCudaImgprocFilterPrivate *priv =
+      GET_PRIV (GST_CUDA_IMGPROC_FILTER (object));
+
+  gst_clear_object (&priv->context);
+
+  G_OBJECT_CLASS (gst_cuda_imgproc_filter_parent_class)->finalize (object);
+}
+
+static void
+gst_cuda_imgproc_filter_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstCudaImgprocFilterPrivate *priv =
+      GET_PRIV (GST_CUDA_IMGPROC_FILTER (object));
+
+  GST_OBJECT_LOCK (object);
+  switch (prop_id) {
+    case PROP_BACKEND:
+      priv->backend = g_value_get_enum (value);
+      break;
+    case PROP_CUDA_DEVICE_ID:
+      priv->device_id = g_value_get_int (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (object);
+}
+
+static void
+gst_cuda_imgproc_filter_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstCudaImgprocFilterPrivate *priv =
+      GET_PRIV (GST_CUDA_IMGPROC_FILTER (object));
+
+  GST_OBJECT_LOCK (object);
+  switch (prop_id) {
+    case PROP_BACKEND:
+      g_value_set_enum (value, priv->backend);
+      break;
+    case PROP_CUDA_DEVICE_ID:
+      g_value_set_int (value, priv->device_id);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (object);
+}
+
+GstCudaImgprocBackend
+gst_cuda_imgproc_filter_get_backend (GstCudaImgprocFilter * filter)
+{
+  GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
+  GstCudaImgprocBackend backend;
+
+  GST_OBJECT_LOCK (filter);
+  backend = priv->backend;
+  GST_OBJECT_UNLOCK (filter);
+  return backend;
+}
+
+/* Replaces the format of every structure of @caps with @formats (a
+ * NULL-terminated list) and drops the fields that belong to the old
+ * format.  Takes ownership of @caps. */
+GstCaps *
+gst_cuda_imgproc_filter_caps_set_formats (GstCaps * caps,
+    const gchar * const *formats)
+{
+  GValue list = G_VALUE_INIT;
+  guint i;
+
+  g_value_init (&list, GST_TYPE_LIST);
+  for (i = 0; formats[i]; i++) {
+    GValue v = G_VALUE_INIT;
+
+    g_value_init (&v, G_TYPE_STRING);
+    g_value_set_static_string (&v, formats[i]);
+    gst_value_list_append_and_take_value (&list, &v);
+  }
+
+  caps = gst_caps_make_writable (caps);
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstStructure *s = gst_caps_get_structure (caps, i);
+
+    if (formats[1] == NULL)
+      gst_structure_set (s, "format", G_TYPE_STRING, formats[0], NULL);
+    else
+      gst_structure_set_value (s, "format", &list);
+    gst_structure_remove_fields (s, "colorimetry", "chroma-site", NULL);
+  }
+  g_value_unset (&list);
+
+  return gst_caps_simplify (caps);
+}
+
+static void
+gst_cuda_imgproc_filter_set_context (GstElement * element,
+    GstContext * context)
+{
+  GstCudaImgprocFilterPrivate *priv =
+      GET_PRIV (GST_CUDA_IMGPROC_FILTER (element));
+  gint device_id;
+
+  GST_OBJECT_LOCK (element);
+  device_id = priv->device_id;
+  GST_OBJECT_UNLOCK (element);
+
+  gst_cuda_handle_set_context (element, context, device_id, &priv->context);
+
+  GST_ELEMENT_CLASS (gst_cuda_imgproc_filter_parent_class)->set_context
+      (element, context);
+}
+
+static gboolean
+gst_cuda_imgproc_filter_query (GstBaseTransform * trans,
+    GstPadDirection direction, GstQuery * query)
+{
+  GstCudaImgprocFilterPrivate *priv =
+      GET_PRIV (GST_CUDA_IMGPROC_FILTER (trans));
+
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
+      gst_cuda_handle_context_query (GST_ELEMENT (trans), query,
+          priv->context))
+    return TRUE;
+
+  return GST_BASE_TRANSFORM_CLASS (gst_cuda_imgproc_filter_parent_class)->query
+      (trans, direction, query);
+}
+
+/* Releases the device images; with the context current. */
+static void
+free_device_images (GstCudaImgprocFilterPrivate * priv)
+{
+  if (priv->stream)
+    cip_stream_synchronize (priv->stream);
+  cip_image_free (&priv->device_src, priv->stream);
+  cip_image_free (&priv->device_dst, priv->stream);
+}
+
+static gboolean
+gst_cuda_imgproc_filter_start (GstBaseTransform * trans)
+{
+  GstCudaImgprocFilter *filter = GST_CUDA_IMGPROC_FILTER (trans);
+  GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter);
+  GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
+  gchar error[256] = "";
+  CipStatus status;
+  gint device_id;
+
+  GST_OBJECT_LOCK (filter);
+  priv->active_backend = priv->backend;
+  device_id = priv->device_id;
+  GST_OBJECT_UNLOCK (filter);
+
+  if (priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CPU) {
+    priv->readback = g_malloc0 (MAX (klass->readback_size, 1));
+    return TRUE;
+  }
+
+  if (!gst_cuda_load_library ())
+    goto no_driver;
+  if (!gst_cuda_ensure_element_context (GST_ELEMENT (filter), device_id,
+          &priv->context))
+    goto no_device;
+
+  if (!gst_cuda_context_push (priv->context))
+    goto push_failed;
+  status = cip_stream_new (&priv->stream, error, sizeof (error));
+  if (status == CIP_OK && klass->readback_size > 0) {
+    status = cip_host_alloc ((void **) &priv->readback, klass->readback_size,
+        priv->stream);
+    if (status != CIP_OK)
+      g_strlcpy (error, cip_stream_error (priv->stream), sizeof (error));
+  }
+  gst_cuda_context_pop (NULL);
+  if (status != CIP_OK)
+    goto stream_failed;
+
+  GST_DEBUG_OBJECT (filter, "running on CUDA device %d", device_id);
+  return TRUE;
+
+no_driver:
+  GST_ELEMENT_ERROR (filter, RESOURCE, NOT_FOUND,
+      ("No CUDA driver: the NVIDIA driver library (libcuda.so.1) could not "
+          "be loaded. Use backend=cpu to run without a GPU."),
+      ("gst_cuda_load_library() failed"));
+  return FALSE;
+no_device:
+  if (device_id < 0)
+    GST_ELEMENT_ERROR (filter, RESOURCE, NOT_FOUND,
+        ("No usable CUDA device. Use backend=cpu to run without a GPU."),
+        ("gst_cuda_ensure_element_context() failed for the default device"));
+  else
+    GST_ELEMENT_ERROR (filter, RESOURCE, NOT_FOUND,
+        ("CUDA device %d is not available. Use backend=cpu to run without "
+            "a GPU.", device_id),
+        ("gst_cuda_ensure_element_context() failed for device %d",
+            device_id));
+  return FALSE;
+push_failed:
+  GST_ELEMENT_ERROR (filter, RESOURCE, FAILED,
+      ("Could not make the CUDA context current."), (NULL));
+  gst_clear_object (&priv->context);
+  return FALSE;
+stream_failed:
+  GST_ELEMENT_ERROR (filter, RESOURCE, FAILED,
+      ("Could not set up the CUDA stream and its buffers."),
+      ("%s: %s", cip_status_name (status), error));
+  gst_cuda_imgproc_filter_stop (trans);
+  return FALSE;
+}
+
+static gboolean
+gst_cuda_imgproc_filter_stop (GstBaseTransform * trans)
+{
+  GstCudaImgprocFilterPrivate *priv =
+      GET_PRIV (GST_CUDA_IMGPROC_FILTER (trans));
+
+  if (priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CPU) {
+    g_clear_pointer (&priv->readback, g_free);
+    return TRUE;
+  }
+
+  if (priv->context && gst_cuda_context_push (priv->context)) {
+    free_device_images (priv);
+    cip_host_free (priv->readback, priv->stream);
+    cip_stream_free (priv->stream);
+    gst_cuda_context_pop (NULL);
+  }
+  priv->readback = NULL;
+  priv->stream = NULL;
+  gst_clear_object (&priv->context);
+  return TRUE;
+}
+
+/* Every output buffer has the size its caps say, whatever the input's. */
+static gboolean
+gst_cuda_imgproc_filter_transform_size (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, gsize size,
+    GstCaps * othercaps, gsize * othersize)
+{
+  GstVideoInfo info;
+
+  if (!gst_video_info_from_caps (&info, othercaps))
+    return FALSE;
+  *othersize = GST_VIDEO_INFO_SIZE (&info);
+  return TRUE;
+}
+
+/* Upstream may hand us frames with padded strides and plane offsets. */
+static gboolean
+gst_cuda_imgproc_filter_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  if (!GST_BASE_TRANSFORM_CLASS
+      (gst_cuda_imgproc_filter_parent_class)->propose_allocation (trans,
+          decide_query, query))
+    return FALSE;
+
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  return TRUE;
+}
+
+static gboolean
+cip_format_from_video_format (GstVideoFormat format, CipFormat * cip_format)
+{
+  switch (format) {
+    case GST_VIDEO_FORMAT_GRAY8:
+    case GST_VIDEO_FORMAT_NV12:
+    case GST_VIDEO_FORMAT_I420:
+      *cip_format = CIP_FORMAT_GRAY8;   /* the luma plane */
+      return TRUE;
+    case GST_VIDEO_FORMAT_RGBA:
+      *cip_format = CIP_FORMAT_RGBA;
+      return TRUE;
+    case GST_VIDEO_FORMAT_BGRA:
+      *cip_format = CIP_FORMAT_BGRA;
+      return TRUE;
+    case GST_VIDEO_FORMAT_RGBx:
+      *cip_format = CIP_FORMAT_RGBX;
+      return TRUE;
+    case GST_VIDEO_FORMAT_BGRx:
+      *cip_format = CIP_FORMAT_BGRX;
+      return TRUE;
+    case GST_VIDEO_FORMAT_ARGB:
+      *cip_format = CIP_FORMAT_ARGB;
+      return TRUE;
+    case GST_VIDEO_FORMAT_ABGR:
+      *cip_format = CIP_FORMAT_ABGR;
+      return TRUE;
+    case GST_VIDEO_FORMAT_RGB:
+      *cip_format = CIP_FORMAT_RGB;
+      return TRUE;
+    case GST_VIDEO_FORMAT_BGR:
+      *cip_format = CIP_FORMAT_BGR;
+      return TRUE;
+    default:
+      return FALSE;
+  }
+}
+
+static gboolean
+gst_cuda_imgproc_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
+    GstCaps * outcaps)
+{
+  GstCudaImgprocFilter *filter = GST_CUDA_IMGPROC_FILTER (trans);
+  GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
+  GstVideoInfo in_info, out_info;
+  CipFormat src_format;
+  CipStatus status = CIP_OK;
+  gint width, height;
+
+  if (!gst_video_info_from_caps (&in_info, incaps) ||
+      !gst_video_info_from_caps (&out_info, outcaps))
+    goto invalid_caps;
+  if (!cip_format_from_video_format (GST_VIDEO_INFO_FORMAT (&in_info),
+          &src_format))
+    goto unsupported_format;
+
+  width = GST_VIDEO_INFO_WIDTH (&in_info);
+  height = GST_VIDEO_INFO_HEIGHT (&in_info);
+  if (width != GST_VIDEO_INFO_WIDTH (&out_info) ||
+      height != GST_VIDEO_INFO_HEIGHT (&out_info) ||
+      width > CIP_MAX_DIMENSION || height > CIP_MAX_DIMENSION)
+    goto invalid_caps;
+
+  GST_DEBUG_OBJECT (filter, "%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+      incaps, outcaps);
+
+  priv->in_info = in_info;
+  priv->out_info = out_info;
+  priv->src_format = src_format;
+
+  if (priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CPU ||
+      gst_base_transform_is_passthrough (trans))
+    return TRUE;
+
+  /* Reallocate only when the frame geometry changed. */
+  if (priv->device_src.data && priv->device_src.width == width &&
+      priv->device_src.height == height &&
+      priv->device_src.format == src_format)
+    return TRUE;
+
+  if (!gst_cuda_context_push (priv->context))
+    goto push_failed;
+  free_device_images (priv);
+  status = cip_image_alloc (&priv->device_src, width, height, src_format,
+      priv->stream);
+  if (status == CIP_OK)
+    status = cip_image_alloc (&priv->device_dst, width, height,
+        CIP_FORMAT_GRAY8, priv->stream);
+  if (status != CIP_OK)
+    free_device_images (priv);
+  gst_cuda_context_pop (NULL);
+  if (status != CIP_OK)
+    goto alloc_failed;
+
+  return TRUE;
+
+invalid_caps:
+  GST_ELEMENT_ERROR (filter, CORE, NEGOTIATION,
+      ("Cannot process %" GST_PTR_FORMAT " into %" GST_PTR_FORMAT ".",
+          incaps, outcaps), (NULL));
+  return FALSE;
+unsupported_format:
+  GST_ELEMENT_ERROR (filter, CORE, NEGOTIATION,
+      ("Unsupported input format %s.",
+          gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&in_info))),
+      (NULL));
+  return FALSE;
+push_failed:
+  GST_ELEMENT_ERROR (filter, RESOURCE, FAILED,
+      ("Could not make the CUDA context current."), (NULL));
+  return FALSE;
+alloc_failed:
+  GST_ELEMENT_ERROR (filter, RESOURCE, NO_SPACE_LEFT,
+      ("Could not allocate device memory for %dx%d frames.", width, height),
+      ("%s: %s", cip_status_name (status), cip_stream_error (priv->stream)));
+  return FALSE;
+}
+
+/* Controlled properties take their value for this frame. */
+static void
+gst_cuda_imgproc_filter_before_transform (GstBaseTransform * trans,
+    GstBuffer * buffer)
+{
+  GstClockTime timestamp = GST_BUFFER_TIMESTAMP (buffer);
+  GstClockTime stream_time;
+
+  stream_time = gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME,
+      timestamp);
+  if (GST_CLOCK_TIME_IS_VALID (stream_time))
+    gst_object_sync_values (GST_OBJECT (trans), stream_time);
+}
+
+static CipImage
+plane_image (GstVideoFrame * frame, CipFormat format)
+{
+  CipImage image;
+
+  image.data = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
+  image.width = GST_VIDEO_FRAME_COMP_WIDTH (frame, 0);
+  image.height = GST_VIDEO_FRAME_COMP_HEIGHT (frame, 0);
+  image.stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
+  image.format = format;
+  return image;
+}
+
+/* One frame on the GPU: upload, process, download, one synchronization. */
+static CipStatus
+process_on_device (GstCudaImgprocFilter * filter, const CipImage * host_src,
+    CipImage * host_dst)
+{
+  GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter);
+  GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
+  CipStatus status;
+
+  status = cip_copy (host_src, &priv->device_src, priv->stream);
+  if (status == CIP_OK)
+    status = klass->process (filter, &priv->device_src, &priv->device_dst,
+        priv->readback, priv->stream);
+  if (status == CIP_OK)
+    status = cip_copy (&priv->device_dst, host_dst, priv->stream);
+  if (status == CIP_OK)
+    status = cip_stream_synchronize (priv->stream);
+  return status;
+}
+
+static GstFlowReturn
+gst_cuda_imgproc_filter_transform (GstBaseTransform * trans,
+    GstBuffer * inbuf, GstBuffer * outbuf)
+{
+  GstCudaImgprocFilter *filter = GST_CUDA_IMGPROC_FILTER (trans);
+  GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter);
+  GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
+  GstVideoFrame in_frame, out_frame;
+  CipImage src, dst;
+  CipStatus status;
+  guint plane;
+
+  if (!gst_video_frame_map (&in_frame, &priv->in_info, inbuf, GST_MAP_READ))
+    goto invalid_input;
+  if (!gst_video_frame_map (&out_frame, &priv->out_info, outbuf,
+          GST_MAP_WRITE))
+    goto invalid_output;
+
+  src = plane_image (&in_frame, priv->src_format);
+  dst = plane_image (&out_frame, CIP_FORMAT_GRAY8);
+
+  if (priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CPU) {
+    status = klass->process (filter, &src, &dst, priv->readback, NULL);
+  } else if (gst_cuda_context_push (priv->context)) {
+    status = process_on_device (filter, &src, &dst);
+    gst_cuda_context_pop (NULL);
+  } else {
+    goto push_failed;
+  }
+  if (status != CIP_OK)
+    goto process_failed;
+
+  /* Planes past the first (chroma of NV12 and I420) pass untouched. */
+  if (GST_VIDEO_FRAME_FORMAT (&out_frame) == GST_VIDEO_FRAME_FORMAT (&in_frame))
+    for (plane = 1; plane < GST_VIDEO_FRAME_N_PLANES (&out_frame); plane++)
+      gst_video_frame_copy_plane (&out_frame, &in_frame, plane);
+
+  gst_video_frame_unmap (&out_frame);
+  gst_video_frame_unmap (&in_frame);
+
+  if (klass->frame_done)
+    klass->frame_done (filter, outbuf, priv->readback);
+  return GST_FLOW_OK;
+
+invalid_input:
+  GST_ELEMENT_ERROR (filter, STREAM, FORMAT,
+      ("Input buffer does not hold a %dx%d %s frame.",
+          GST_VIDEO_INFO_WIDTH (&priv->in_info),
+          GST_VIDEO_INFO_HEIGHT (&priv->in_info),
+          GST_VIDEO_INFO_NAME (&priv->in_info)),
+      ("buffer of %" G_GSIZE_FORMAT " bytes, caps need %" G_GSIZE_FORMAT
+          " (or its video meta does not fit)", gst_buffer_get_size (inbuf),
+          GST_VIDEO_INFO_SIZE (&priv->in_info)));
+  return GST_FLOW_ERROR;
+invalid_output:
+  gst_video_frame_unmap (&in_frame);
+  GST_ELEMENT_ERROR (filter, STREAM, FORMAT,
+      ("Output buffer does not hold a %dx%d %s frame.",
+          GST_VIDEO_INFO_WIDTH (&priv->out_info),
+          GST_VIDEO_INFO_HEIGHT (&priv->out_info),
+          GST_VIDEO_INFO_NAME (&priv->out_info)),
+      ("buffer of %" G_GSIZE_FORMAT " bytes, caps need %" G_GSIZE_FORMAT,
+          gst_buffer_get_size (outbuf), GST_VIDEO_INFO_SIZE (&priv->out_info)));
+  return GST_FLOW_ERROR;
+push_failed:
+  gst_video_frame_unmap (&out_frame);
+  gst_video_frame_unmap (&in_frame);
+  GST_ELEMENT_ERROR (filter, RESOURCE, FAILED,
+      ("Could not make the CUDA context current."), (NULL));
+  return GST_FLOW_ERROR;
+process_failed:
+  gst_video_frame_unmap (&out_frame);
+  gst_video_frame_unmap (&in_frame);
+  if (priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CPU)
+    GST_ELEMENT_ERROR (filter, LIBRARY, FAILED,
+        ("Could not process the frame."), ("%s", cip_status_name (status)));
+  else
+    GST_ELEMENT_ERROR (filter, LIBRARY, FAILED,
+        ("CUDA processing of the frame failed."),
+        ("%s: %s", cip_status_name (status), cip_stream_error (priv->stream)));
+  return GST_FLOW_ERROR;
+}

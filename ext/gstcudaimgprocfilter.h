@@ -1,0 +1,89 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+#ifndef __GST_CUDA_IMGPROC_FILTER_H__
+#define __GST_CUDA_IMGPROC_FILTER_H__
+
+#include <gst/gst.h>
+#include <gst/base/gstbasetransform.h>
+#include <gst/video/video.h>
+
+#include "cip.h"
+
+G_BEGIN_DECLS
+
+/* Raw video caps within the sizes every operation accepts. */
+#define GST_CUDA_IMGPROC_CAPS_MAKE(format)                      \
+    "video/x-raw, format = (string) " format ", "               \
+    "width = (int) [ 1, 16384 ], height = (int) [ 1, 16384 ], " \
+    "framerate = " GST_VIDEO_FPS_RANGE
+
+/**
+ * GstCudaImgprocBackend:
+ * @GST_CUDA_IMGPROC_BACKEND_CUDA: CUDA kernels on the GPU
+ * @GST_CUDA_IMGPROC_BACKEND_CPU: the reference implementation on the CPU,
+ *   with identical output
+ *
+ * Where an element computes its frames.
+ */
+typedef enum
+{
+  GST_CUDA_IMGPROC_BACKEND_CUDA,
+  GST_CUDA_IMGPROC_BACKEND_CPU,
+} GstCudaImgprocBackend;
+
+#define GST_TYPE_CUDA_IMGPROC_BACKEND (gst_cuda_imgproc_backend_get_type ())
+GType gst_cuda_imgproc_backend_get_type (void);
+
+#define GST_TYPE_CUDA_IMGPROC_FILTER (gst_cuda_imgproc_filter_get_type ())
+G_DECLARE_DERIVABLE_TYPE (GstCudaImgprocFilter, gst_cuda_imgproc_filter,
+    GST, CUDA_IMGPROC_FILTER, GstBaseTransform);
+
+/**
+ * GstCudaImgprocFilterClass:
+ * @process: computes one frame.  @src is the input's first plane (the
+ *   luma plane of NV12 and I420), @dst the output's first plane, GRAY8.
+ *   On the cuda backend both are device images and @stream is the
+ *   element's stream, with its CUDA context current: call the cip_*
+ *   operation.  On the cpu backend both are host images and @stream is
+ *   %NULL: call the cip_ref_* operation.  @readback is the element's
+ *   readback area (see @readback_size).
+ * @frame_done: optional; called once @outbuf is complete, before it is
+ *   pushed, to report what the frame computed from @readback.
+ * @readback_size: bytes of host memory that @process may have results
+ *   written into (page-locked on the cuda backend), allocated at start().
+ *
+ * The shared machinery of the plugin's elements: backend and device
+ * selection, the CUDA context (shared through #GstContext), the stream,
+ * the persistent device buffers, upload and download, and error posting.
+ * Subclasses add their properties, their caps and @process.
+ */
+struct _GstCudaImgprocFilterClass
+{
+  GstBaseTransformClass parent_class;
+
+  CipStatus (*process) (GstCudaImgprocFilter * filter, const CipImage * src,
+      CipImage * dst, guint8 * readback, CipStream * stream);
+  void (*frame_done) (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
+      const guint8 * readback);
+
+  gsize readback_size;
+
+  gpointer _gst_reserved[GST_PADDING];
+};
+
+GstCudaImgprocBackend gst_cuda_imgproc_filter_get_backend (GstCudaImgprocFilter * filter);
+
+/* Caps helpers for subclasses' transform_caps. */
+GstCaps *gst_cuda_imgproc_filter_caps_set_formats (GstCaps * caps,
+    const gchar * const *formats);
+
+G_END_DECLS
+
+#endif /* __GST_CUDA_IMGPROC_FILTER_H__ */

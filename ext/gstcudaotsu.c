@@ -1,0 +1,258 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/**
+ * SECTION:element-cudaotsu
+ * @title: cudaotsu
+ *
+ * Binarizes each gray frame at its own Otsu threshold, computed on the GPU
+ * without a host round trip; the threshold equals OpenCV's `THRESH_OTSU`.
+ * A pixel above the threshold becomes 255, every other 0 (`invert` swaps
+ * them).  The last frame's threshold is the read-only `threshold`
+ * property; with `post-messages=true` every frame's threshold is posted on
+ * the bus as an element message named `cudaotsu`:
+ *
+ * - `threshold` (#guint): the frame's Otsu threshold, 0-255
+ * - `timestamp` (#GstClockTime): the frame's presentation timestamp
+ * - `stream-time` (#GstClockTime): its stream time
+ * - `running-time` (#GstClockTime): its running time
+ * - `duration` (#GstClockTime): its duration
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 -m filesrc location=coins.png ! pngdec ! videoconvert ! cudagray ! cudaotsu post-messages=true ! pngenc ! filesink location=coins-otsu.png
+ * ]|
+ *
+ * Since: 0.1
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudaotsu.h"
+#include "cip-ref.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_otsu_debug);
+#define GST_CAT_DEFAULT gst_cuda_otsu_debug
+
+enum
+{
+  PROP_0,
+  PROP_INVERT,
+  PROP_THRESHOLD,
+  PROP_POST_MESSAGES,
+};
+
+#define DEFAULT_INVERT FALSE
+#define DEFAULT_POST_MESSAGES FALSE
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK,
+    GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_CUDA_IMGPROC_CAPS_MAKE ("GRAY8")));
+
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC,
+    GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_CUDA_IMGPROC_CAPS_MAKE ("GRAY8")));
+
+struct _GstCudaOtsu
+{
+  GstCudaImgprocFilter parent;
+
+  gboolean invert;
+  gboolean post_messages;
+  guint threshold;
+};
+
+G_DEFINE_TYPE_WITH_CODE (GstCudaOtsu, gst_cuda_otsu,
+    GST_TYPE_CUDA_IMGPROC_FILTER,
+    GST_DEBUG_CATEGORY_INIT (gst_cuda_otsu_debug, "cudaotsu", 0,
+        "cudaotsu element"));
+GST_ELEMENT_REGISTER_DEFINE (cudaotsu, "cudaotsu", GST_RANK_NONE,
+    GST_TYPE_CUDA_OTSU);
+
+static void gst_cuda_otsu_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec);
+static void gst_cuda_otsu_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec);
+static CipStatus gst_cuda_otsu_process (GstCudaImgprocFilter * filter,
+    const CipImage * src, CipImage * dst, guint8 * readback,
+    CipStream * stream);
+static void gst_cuda_otsu_frame_done (GstCudaImgprocFilter * filter,
+    GstBuffer * outbuf, const guint8 * readback);
+
+static void
+gst_cuda_otsu_class_init (GstCudaOtsuClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstCudaImgprocFilterClass *filter_class =
+      GST_CUDA_IMGPROC_FILTER_CLASS (klass);
+
+  gobject_class->set_property = gst_cuda_otsu_set_property;
+  gobject_class->get_property = gst_cuda_otsu_get_property;
+
+  /**
+   * GstCudaOtsu:invert:
+   *
+   * Write 255 for the pixels at or below the threshold, and 0 for those
+   * above.
+   *
+   * Since: 0.1
+   */
+  g_object_class_install_property (gobject_class, PROP_INVERT,
+      g_param_spec_boolean ("invert", "Invert",
+          "Mark the pixels at or below the threshold as foreground (255) "
+          "instead", DEFAULT_INVERT,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE));
+
+  /**
+   * GstCudaOtsu:threshold:
+   *
+   * The Otsu threshold of the last frame processed (0 before the first).
+   *
+   * Since: 0.1
+   */
+  g_object_class_install_property (gobject_class, PROP_THRESHOLD,
+      g_param_spec_uint ("threshold", "Threshold",
+          "Otsu threshold (0-255) of the last frame processed; 0 before the "
+          "first frame", 0, 255, 0,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstCudaOtsu:post-messages:
+   *
+   * Post each frame's threshold as a `cudaotsu` element message.
+   *
+   * Since: 0.1
+   */
+  g_object_class_install_property (gobject_class, PROP_POST_MESSAGES,
+      g_param_spec_boolean ("post-messages", "Post messages",
+          "Post each frame's threshold, with its timestamps, as a "
+          "\"cudaotsu\" element message on the bus", DEFAULT_POST_MESSAGES,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class,
+      "CUDA Otsu binarization", "Filter/Effect/Video",
+      "Binarizes each gray frame at its Otsu threshold, on the GPU",
+      "gst-cuda-imgproc authors");
+
+  filter_class->process = GST_DEBUG_FUNCPTR (gst_cuda_otsu_process);
+  filter_class->frame_done = GST_DEBUG_FUNCPTR (gst_cuda_otsu_frame_done);
+  /* The frame's threshold. */
+  filter_class->readback_size = 1;
+}
+
+static void
+gst_cuda_otsu_init (GstCudaOtsu * self)
+{
+  self->invert = DEFAULT_INVERT;
+  self->post_messages = DEFAULT_POST_MESSAGES;
+}
+
+static void
+gst_cuda_otsu_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstCudaOtsu *self = GST_CUDA_OTSU (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_INVERT:
+      self->invert = g_value_get_boolean (value);
+      break;
+    case PROP_POST_MESSAGES:
+      self->post_messages = g_value_get_boolean (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_cuda_otsu_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstCudaOtsu *self = GST_CUDA_OTSU (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_INVERT:
+      g_value_set_boolean (value, self->invert);
+      break;
+    case PROP_THRESHOLD:
+      g_value_set_uint (value, self->threshold);
+      break;
+    case PROP_POST_MESSAGES:
+      g_value_set_boolean (value, self->post_messages);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static CipStatus
+gst_cuda_otsu_process (GstCudaImgprocFilter * filter, const CipImage * src,
+    CipImage * dst, guint8 * readback, CipStream * stream)
+{
+  GstCudaOtsu *self = GST_CUDA_OTSU (filter);
+  gboolean invert;
+
+  GST_OBJECT_LOCK (self);
+  invert = self->invert;
+  GST_OBJECT_UNLOCK (self);
+
+  if (stream == NULL)
+    return cip_ref_otsu (src, dst, invert, readback, NULL);
+  return cip_otsu (src, dst, invert, readback, stream);
+}
+
+static void
+gst_cuda_otsu_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
+    const guint8 * readback)
+{
+  GstCudaOtsu *self = GST_CUDA_OTSU (filter);
+  GstSegment *segment = &GST_BASE_TRANSFORM (filter)->segment;
+  GstClockTime pts = GST_BUFFER_PTS (outbuf);
+  GstStructure *s;
+  gboolean post;
+
+  GST_OBJECT_LOCK (self);
+  self->threshold = readback[0];
+  post = self->post_messages;
+  GST_OBJECT_UNLOCK (self);
+
+  GST_LOG_OBJECT (self, "threshold %u at %" GST_TIME_FORMAT, readback[0],
+      GST_TIME_ARGS (pts));
+  g_object_notify (G_OBJECT (self), "threshold");
+
+  if (!post)
+    return;
+
+  s = gst_structure_new ("cudaotsu",
+      "threshold", G_TYPE_UINT, (guint) readback[0],
+      "timestamp", G_TYPE_UINT64, pts,
+      "stream-time", G_TYPE_UINT64,
+      gst_segment_to_stream_time (segment, GST_FORMAT_TIME, pts),
+      "running-time", G_TYPE_UINT64,
+      gst_segment_to_running_time (segment, GST_FORMAT_TIME, pts),
+      "duration", G_TYPE_UINT64, GST_BUFFER_DURATION (outbuf), NULL);
+  gst_element_post_message (GST_ELEMENT (self),
+      gst_message_new_element (GST_OBJECT (self), s));
+}

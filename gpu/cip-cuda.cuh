@@ -1,0 +1,121 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/* Internal to the CUDA half of gpu/: launch geometry, the stream object and
+ * error checking. */
+
+#ifndef __CIP_CUDA_CUH__
+#define __CIP_CUDA_CUH__
+
+#include <cuda_runtime.h>
+
+#include "cip.h"
+#include "cip-format.h"
+#include "cip-pixel.h"
+
+/* 2D launches: one thread per CIP_PIXELS_PER_THREAD pixels of a row. */
+#define CIP_BLOCK_X 32
+#define CIP_BLOCK_Y 8
+#define CIP_PIXELS_PER_THREAD 4
+/* Histograms: one block of CIP_HIST_THREADS per group of rows, this many
+ * blocks per multiprocessor. */
+#define CIP_HIST_THREADS 256
+#define CIP_HIST_BLOCKS_PER_SM 8
+
+#define CIP_DIV_UP(a, b) (((a) + (b) - 1) / (b))
+
+struct _CipStream
+{
+  cudaStream_t stream;
+  int sm_count;
+  /* Scratch for histogram-based operations, one frame at a time. */
+  uint32_t *hist;               /* CIP_HIST_BINS counters */
+  uint8_t *lut;                 /* CIP_HIST_BINS entries */
+  uint8_t *threshold;           /* one byte */
+  char error[256];
+};
+
+/* Records why @call failed in @stream (may be NULL) and maps the CUDA error
+ * to a CipStatus. */
+CipStatus cip_cuda_fail (CipStream * stream, const char *call,
+    cudaError_t err);
+
+/* Evaluates a CUDA runtime call; on failure records it and returns. */
+#define CIP_CUDA_TRY(stream, call)                                  \
+  do {                                                              \
+    cudaError_t _cip_err = (call);                                  \
+    if (_cip_err != cudaSuccess)                                    \
+      return cip_cuda_fail ((stream), #call, _cip_err);             \
+  } while (0)
+
+/* Checks the launch that just happened. */
+#define CIP_CUDA_TRY_LAUNCH(stream, kernel_name)                    \
+  do {                                                              \
+    cudaError_t _cip_err = cudaGetLastError ();                     \
+    if (_cip_err != cudaSuccess)                                    \
+      return cip_cuda_fail ((stream), kernel_name " launch", _cip_err); \
+  } while (0)
+
+static inline dim3
+cip_grid_2d (int width, int height)
+{
+  return dim3 (CIP_DIV_UP (width, CIP_BLOCK_X * CIP_PIXELS_PER_THREAD),
+      CIP_DIV_UP (height, CIP_BLOCK_Y));
+}
+
+static inline dim3
+cip_block_2d (void)
+{
+  return dim3 (CIP_BLOCK_X, CIP_BLOCK_Y);
+}
+
+/* True when 4-byte (or 16-byte) loads and stores stay aligned on every row. */
+static inline bool
+cip_rows_aligned (const CipImage * image, size_t alignment)
+{
+  return ((uintptr_t) image->data % alignment) == 0 &&
+      image->stride % alignment == 0;
+}
+
+/* The histogram of a GRAY8 device image into stream->hist. */
+CipStatus cip_cuda_histogram (const CipImage * src, CipStream * stream);
+
+/* dst = mask of src at a threshold read from device memory. */
+CipStatus cip_cuda_binarize_at (const CipImage * src, CipImage * dst,
+    const uint8_t * device_threshold, uint8_t foreground, bool invert,
+    CipStream * stream);
+
+/* Four consecutive GRAY8 pixels of a row, starting at x; those at or past
+ * the width read as 0. */
+__device__ __forceinline__ uchar4
+cip_load4 (const uint8_t * row, int x, int width, bool aligned)
+{
+  if (aligned && x + 3 < width)
+    return *(const uchar4 *) (row + x);
+  return make_uchar4 (row[x], x + 1 < width ? row[x + 1] : 0,
+      x + 2 < width ? row[x + 2] : 0, x + 3 < width ? row[x + 3] : 0);
+}
+
+__device__ __forceinline__ void
+cip_store4 (uint8_t * row, int x, int width, bool aligned, uchar4 v)
+{
+  if (aligned && x + 3 < width) {
+    *(uchar4 *) (row + x) = v;
+    return;
+  }
+  row[x] = v.x;
+  if (x + 1 < width)
+    row[x + 1] = v.y;
+  if (x + 2 < width)
+    row[x + 2] = v.z;
+  if (x + 3 < width)
+    row[x + 3] = v.w;
+}
+
+#endif /* __CIP_CUDA_CUH__ */

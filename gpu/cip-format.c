@@ -1,0 +1,101 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/* Formats, statuses and image checks shared by the GPU path and the
+ * reference. */
+
+#include "cip.h"
+#include "cip-format.h"
+
+static const struct
+{
+  const char *name;
+  CipChannelLayout layout;
+} formats[CIP_N_FORMATS] = {
+  [CIP_FORMAT_GRAY8] = {"GRAY8", {0, 0, 0, 1}},
+  [CIP_FORMAT_RGBA] = {"RGBA", {0, 1, 2, 4}},
+  [CIP_FORMAT_BGRA] = {"BGRA", {2, 1, 0, 4}},
+  [CIP_FORMAT_RGBX] = {"RGBx", {0, 1, 2, 4}},
+  [CIP_FORMAT_BGRX] = {"BGRx", {2, 1, 0, 4}},
+  [CIP_FORMAT_ARGB] = {"ARGB", {1, 2, 3, 4}},
+  [CIP_FORMAT_ABGR] = {"ABGR", {3, 2, 1, 4}},
+  [CIP_FORMAT_RGB] = {"RGB", {0, 1, 2, 3}},
+  [CIP_FORMAT_BGR] = {"BGR", {2, 1, 0, 3}},
+};
+
+static int
+format_is_valid (CipFormat format)
+{
+  return (unsigned) format < CIP_N_FORMATS;
+}
+
+int
+cip_format_bytes_per_pixel (CipFormat format)
+{
+  return format_is_valid (format) ? formats[format].layout.bytes_per_pixel : 0;
+}
+
+const char *
+cip_format_name (CipFormat format)
+{
+  return format_is_valid (format) ? formats[format].name : "invalid";
+}
+
+CipChannelLayout
+cip_format_layout (CipFormat format)
+{
+  return formats[format_is_valid (format) ? format : CIP_FORMAT_GRAY8].layout;
+}
+
+const char *
+cip_status_name (CipStatus status)
+{
+  switch (status) {
+    case CIP_OK:
+      return "ok";
+    case CIP_ERROR_INVALID_ARGUMENT:
+      return "invalid argument";
+    case CIP_ERROR_NO_DEVICE:
+      return "no CUDA device";
+    case CIP_ERROR_OUT_OF_MEMORY:
+      return "out of memory";
+    case CIP_ERROR_CUDA:
+      return "CUDA error";
+  }
+  return "unknown status";
+}
+
+CipStatus
+cip_image_validate (const CipImage * image)
+{
+  if (image == NULL || image->data == NULL || !format_is_valid (image->format))
+    return CIP_ERROR_INVALID_ARGUMENT;
+  if (image->width < 1 || image->width > CIP_MAX_DIMENSION ||
+      image->height < 1 || image->height > CIP_MAX_DIMENSION)
+    return CIP_ERROR_INVALID_ARGUMENT;
+  if (image->stride < (size_t) image->width *
+      cip_format_bytes_per_pixel (image->format))
+    return CIP_ERROR_INVALID_ARGUMENT;
+  return CIP_OK;
+}
+
+CipStatus
+cip_check_pair (const CipImage * src, const CipImage * dst,
+    int src_must_be_gray)
+{
+  if (cip_image_validate (src) != CIP_OK || cip_image_validate (dst) != CIP_OK)
+    return CIP_ERROR_INVALID_ARGUMENT;
+  if (src->width != dst->width || src->height != dst->height)
+    return CIP_ERROR_INVALID_ARGUMENT;
+  if (dst->format != CIP_FORMAT_GRAY8)
+    return CIP_ERROR_INVALID_ARGUMENT;
+  if (src_must_be_gray && src->format != CIP_FORMAT_GRAY8)
+    return CIP_ERROR_INVALID_ARGUMENT;
+  return CIP_OK;
+}

@@ -1,0 +1,33 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/* Internal to gpu/: helpers shared by the CUDA path and the reference. */
+
+#ifndef __CIP_FORMAT_H__
+#define __CIP_FORMAT_H__
+
+#include "cip.h"
+#include "cip-pixel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+CipChannelLayout cip_format_layout (CipFormat format);
+
+/* Validates an operation's two images: both well formed, the same size,
+ * @dst GRAY8, and @src GRAY8 too when @src_must_be_gray. */
+CipStatus cip_check_pair (const CipImage * src, const CipImage * dst,
+    int src_must_be_gray);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* __CIP_FORMAT_H__ */

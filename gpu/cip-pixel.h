@@ -1,0 +1,160 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/* The arithmetic of every operation, in one place.  This header is
+ * compiled both by the C reference (gpu/ref/) and by the CUDA kernels, so
+ * that the two cannot drift apart.  Both are built without floating-point
+ * contraction (no FMA), which the equalize and Otsu formulas need to match
+ * OpenCV's rounding. */
+
+#ifndef __CIP_PIXEL_H__
+#define __CIP_PIXEL_H__
+
+#include <float.h>
+#include <stdint.h>
+
+#include "cip.h"
+
+#ifdef __CUDACC__
+#define CIP_HOST_DEVICE __host__ __device__ __forceinline__
+#else
+#include <math.h>
+#define CIP_HOST_DEVICE static inline
+#endif
+
+#define CIP_HIST_BINS 256
+
+/* Byte offsets of the colour channels in one pixel. */
+typedef struct
+{
+  uint8_t r, g, b;
+  uint8_t bytes_per_pixel;
+} CipChannelLayout;
+
+/* Fixed-point luma weights: Y = (wr R + wg G + wb B + 2^14) >> 15.
+ * BT.601 uses OpenCV's own 15-bit weights (0.299, 0.587, 0.114, as in its
+ * RGB2Gray<uchar>); the others are their coefficients rounded to 15 bits. */
+#define CIP_GRAY_SHIFT 15
+
+CIP_HOST_DEVICE uint8_t
+cip_gray_pixel (uint32_t r, uint32_t g, uint32_t b, CipGrayMethod method)
+{
+  uint32_t wr, wg, wb;
+
+  switch (method) {
+    case CIP_GRAY_BT709:
+      wr = 6966; wg = 23436; wb = 2366; /* 0.2126, 0.7152, 0.0722 */
+      break;
+    case CIP_GRAY_LUMINOSITY:
+      wr = 6881; wg = 23265; wb = 2294; /* 0.21, 0.71, 0.07 */
+      break;
+    case CIP_GRAY_AVERAGE:
+      return (uint8_t) ((r + g + b + 1) / 3);
+    case CIP_GRAY_BT601:
+    default:
+      wr = 9798; wg = 19235; wb = 3735;  /* 0.299, 0.587, 0.114 */
+      break;
+  }
+  return (uint8_t) ((wr * r + wg * g + wb * b + (1u << (CIP_GRAY_SHIFT - 1)))
+      >> CIP_GRAY_SHIFT);
+}
+
+CIP_HOST_DEVICE uint8_t
+cip_mask_pixel (uint8_t value, uint8_t threshold, uint8_t foreground,
+    bool invert)
+{
+  return ((value > threshold) != invert) ? foreground : 0;
+}
+
+/* Round to nearest, ties to even, as OpenCV's cvRound. */
+CIP_HOST_DEVICE int
+cip_round_float (float v)
+{
+#ifdef __CUDA_ARCH__
+  return __float2int_rn (v);
+#else
+  return (int) lrintf (v);
+#endif
+}
+
+/* The lookup table of OpenCV's equalizeHist: bins below the first occupied
+ * one are never used; the first occupied bin maps to 0; each later bin to
+ * its cumulative count scaled in float to 0..255.  A one-valued image keeps
+ * its value. */
+CIP_HOST_DEVICE void
+cip_equalize_lut (const uint32_t * hist, uint8_t * lut)
+{
+  uint32_t total = 0, sum = 0;
+  int first = 0, i;
+  float scale;
+
+  for (i = 0; i < CIP_HIST_BINS; i++)
+    total += hist[i];
+  while (first < CIP_HIST_BINS - 1 && hist[first] == 0)
+    first++;
+
+  for (i = 0; i < CIP_HIST_BINS; i++)
+    lut[i] = 0;
+  if (hist[first] == total) {
+    lut[first] = (uint8_t) first;
+    return;
+  }
+
+  scale = (CIP_HIST_BINS - 1.f) / (float) (int) (total - hist[first]);
+  for (i = first + 1; i < CIP_HIST_BINS; i++) {
+    int v;
+
+    sum += hist[i];
+    v = cip_round_float ((float) (int) sum * scale);
+    lut[i] = (uint8_t) (v < 0 ? 0 : v > 255 ? 255 : v);
+  }
+}
+
+/* OpenCV's getThreshVal_Otsu_8u, step for step in double precision: the
+ * threshold maximising the between-class variance, the first one on ties,
+ * 0 for a one-valued image. */
+CIP_HOST_DEVICE uint8_t
+cip_otsu_threshold (const uint32_t * hist)
+{
+  uint32_t total = 0;
+  double mu = 0, scale, mu1 = 0, q1 = 0, max_sigma = 0;
+  int i, max_val = 0;
+
+  for (i = 0; i < CIP_HIST_BINS; i++)
+    total += hist[i];
+  scale = 1. / (double) total;
+  for (i = 0; i < CIP_HIST_BINS; i++)
+    mu += i * (double) hist[i];
+  mu *= scale;
+
+  for (i = 0; i < CIP_HIST_BINS; i++) {
+    double p_i, q2, mu2, sigma, qmin, qmax;
+
+    p_i = hist[i] * scale;
+    mu1 *= q1;
+    q1 += p_i;
+    q2 = 1. - q1;
+
+    qmin = q1 < q2 ? q1 : q2;
+    qmax = q1 > q2 ? q1 : q2;
+    if (qmin < FLT_EPSILON || qmax > 1. - FLT_EPSILON)
+      continue;
+
+    mu1 = (mu1 + i * p_i) / q1;
+    mu2 = (mu - q1 * mu1) / q2;
+    sigma = q1 * q2 * (mu1 - mu2) * (mu1 - mu2);
+    if (sigma > max_sigma) {
+      max_sigma = sigma;
+      max_val = i;
+    }
+  }
+  return (uint8_t) max_val;
+}
+
+#endif /* __CIP_PIXEL_H__ */

@@ -1,0 +1,43 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/* The reference implementation: each operation of cip.h, in plain C on host
+ * memory, with the same signature.  It is the definition the CUDA path is
+ * tested against, and the element's backend=cpu.  The stream argument is
+ * ignored (NULL is fine); results are ready on return. */
+
+#ifndef __CIP_REF_H__
+#define __CIP_REF_H__
+
+#include "cip.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+CipStatus cip_ref_gray (const CipImage * src, CipImage * dst,
+    CipGrayMethod method, CipStream * stream);
+
+CipStatus cip_ref_mask (const CipImage * src, CipImage * dst,
+    const CipMaskParams * params, CipStream * stream);
+
+CipStatus cip_ref_equalize (const CipImage * src, CipImage * dst,
+    CipStream * stream);
+
+CipStatus cip_ref_otsu (const CipImage * src, CipImage * dst, bool invert,
+    uint8_t * threshold, CipStream * stream);
+
+/* The 256-bin histogram of a GRAY8 image. */
+CipStatus cip_ref_histogram (const CipImage * src, uint32_t * hist);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* __CIP_REF_H__ */

@@ -1,0 +1,40 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+#include "cip-ref.h"
+#include "cip-format.h"
+
+#include <string.h>
+
+CipStatus
+cip_ref_gray (const CipImage * src, CipImage * dst, CipGrayMethod method,
+    CipStream * stream)
+{
+  CipChannelLayout layout;
+  int x, y;
+
+  (void) stream;
+  if (cip_check_pair (src, dst, 0) != CIP_OK)
+    return CIP_ERROR_INVALID_ARGUMENT;
+
+  layout = cip_format_layout (src->format);
+  for (y = 0; y < src->height; y++) {
+    const uint8_t *in = (const uint8_t *) src->data + y * src->stride;
+    uint8_t *out = (uint8_t *) dst->data + y * dst->stride;
+
+    if (src->format == CIP_FORMAT_GRAY8) {
+      memcpy (out, in, src->width);
+      continue;
+    }
+    for (x = 0; x < src->width; x++, in += layout.bytes_per_pixel)
+      out[x] = cip_gray_pixel (in[layout.r], in[layout.g], in[layout.b],
+          method);
+  }
+  return CIP_OK;
+}

@@ -1,0 +1,232 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/* Devices, streams, memory and copies. */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cip-cuda.cuh"
+
+/* Process-wide counters for tests and leak checks; updated atomically. */
+static uint64_t allocations_made;
+static uint64_t allocations_freed;
+
+static void
+count_allocation (void)
+{
+  __atomic_fetch_add (&allocations_made, 1, __ATOMIC_RELAXED);
+}
+
+static void
+count_free (void)
+{
+  __atomic_fetch_add (&allocations_freed, 1, __ATOMIC_RELAXED);
+}
+
+static CipStatus
+status_from_cuda (cudaError_t err)
+{
+  switch (err) {
+    case cudaSuccess:
+      return CIP_OK;
+    case cudaErrorMemoryAllocation:
+      return CIP_ERROR_OUT_OF_MEMORY;
+    case cudaErrorNoDevice:
+    case cudaErrorInsufficientDriver:
+    case cudaErrorInvalidDevice:
+    case cudaErrorDevicesUnavailable:
+      return CIP_ERROR_NO_DEVICE;
+    case cudaErrorInvalidValue:
+      return CIP_ERROR_INVALID_ARGUMENT;
+    default:
+      return CIP_ERROR_CUDA;
+  }
+}
+
+CipStatus
+cip_cuda_fail (CipStream * stream, const char *call, cudaError_t err)
+{
+  if (stream)
+    snprintf (stream->error, sizeof (stream->error), "%s failed: %s (%s)",
+        call, cudaGetErrorName (err), cudaGetErrorString (err));
+  return status_from_cuda (err);
+}
+
+CipStatus
+cip_device_count (int *count)
+{
+  cudaError_t err = cudaGetDeviceCount (count);
+
+  if (err != cudaSuccess) {
+    *count = 0;
+    (void) cudaGetLastError ();
+    return CIP_ERROR_NO_DEVICE;
+  }
+  return *count > 0 ? CIP_OK : CIP_ERROR_NO_DEVICE;
+}
+
+static CipStatus
+stream_init (CipStream * s)
+{
+  int device;
+
+  CIP_CUDA_TRY (s, cudaGetDevice (&device));
+  CIP_CUDA_TRY (s, cudaDeviceGetAttribute (&s->sm_count,
+          cudaDevAttrMultiProcessorCount, device));
+  CIP_CUDA_TRY (s, cudaStreamCreateWithFlags (&s->stream,
+          cudaStreamNonBlocking));
+  CIP_CUDA_TRY (s, cudaMalloc ((void **) &s->hist,
+          CIP_HIST_BINS * sizeof (uint32_t)));
+  count_allocation ();
+  CIP_CUDA_TRY (s, cudaMalloc ((void **) &s->lut, CIP_HIST_BINS));
+  count_allocation ();
+  CIP_CUDA_TRY (s, cudaMalloc ((void **) &s->threshold, 1));
+  count_allocation ();
+  return CIP_OK;
+}
+
+CipStatus
+cip_stream_new (CipStream ** stream, char *error, size_t error_size)
+{
+  CipStream *s = (CipStream *) calloc (1, sizeof (CipStream));
+  CipStatus status;
+
+  if (s == NULL)
+    return CIP_ERROR_OUT_OF_MEMORY;
+  status = stream_init (s);
+  if (status != CIP_OK) {
+    if (error && error_size)
+      snprintf (error, error_size, "%s", s->error);
+    cip_stream_free (s);
+    return status;
+  }
+  *stream = s;
+  return CIP_OK;
+}
+
+void
+cip_stream_free (CipStream * stream)
+{
+  if (stream == NULL)
+    return;
+  if (stream->stream) {
+    cudaStreamSynchronize (stream->stream);
+    cudaStreamDestroy (stream->stream);
+  }
+  if (stream->hist) {
+    cudaFree (stream->hist);
+    count_free ();
+  }
+  if (stream->lut) {
+    cudaFree (stream->lut);
+    count_free ();
+  }
+  if (stream->threshold) {
+    cudaFree (stream->threshold);
+    count_free ();
+  }
+  free (stream);
+}
+
+CipStatus
+cip_stream_synchronize (CipStream * stream)
+{
+  CIP_CUDA_TRY (stream, cudaStreamSynchronize (stream->stream));
+  return CIP_OK;
+}
+
+void *
+cip_stream_handle (CipStream * stream)
+{
+  return stream ? (void *) stream->stream : NULL;
+}
+
+const char *
+cip_stream_error (const CipStream * stream)
+{
+  return stream ? stream->error : "no stream";
+}
+
+CipStatus
+cip_image_alloc (CipImage * image, int width, int height, CipFormat format,
+    CipStream * stream)
+{
+  size_t pitch;
+  void *data;
+  int bpp = cip_format_bytes_per_pixel (format);
+
+  if (image == NULL || bpp == 0 || width < 1 || width > CIP_MAX_DIMENSION ||
+      height < 1 || height > CIP_MAX_DIMENSION)
+    return CIP_ERROR_INVALID_ARGUMENT;
+
+  CIP_CUDA_TRY (stream, cudaMallocPitch (&data, &pitch,
+          (size_t) width * bpp, height));
+  count_allocation ();
+  image->data = data;
+  image->width = width;
+  image->height = height;
+  image->stride = pitch;
+  image->format = format;
+  return CIP_OK;
+}
+
+void
+cip_image_free (CipImage * image, CipStream * stream)
+{
+  (void) stream;
+  if (image == NULL || image->data == NULL)
+    return;
+  cudaFree (image->data);
+  count_free ();
+  memset (image, 0, sizeof (*image));
+}
+
+CipStatus
+cip_host_alloc (void **ptr, size_t size, CipStream * stream)
+{
+  /* Portable: pinned for every context, whichever is current later. */
+  CIP_CUDA_TRY (stream, cudaHostAlloc (ptr, size, cudaHostAllocPortable));
+  count_allocation ();
+  return CIP_OK;
+}
+
+void
+cip_host_free (void *ptr, CipStream * stream)
+{
+  (void) stream;
+  if (ptr == NULL)
+    return;
+  cudaFreeHost (ptr);
+  count_free ();
+}
+
+void
+cip_memory_stats (CipMemoryStats * stats)
+{
+  stats->allocations = __atomic_load_n (&allocations_made, __ATOMIC_RELAXED);
+  stats->frees = __atomic_load_n (&allocations_freed, __ATOMIC_RELAXED);
+}
+
+CipStatus
+cip_copy (const CipImage * src, CipImage * dst, CipStream * stream)
+{
+  if (cip_image_validate (src) != CIP_OK || cip_image_validate (dst) != CIP_OK
+      || src->width != dst->width || src->height != dst->height
+      || src->format != dst->format)
+    return CIP_ERROR_INVALID_ARGUMENT;
+
+  /* cudaMemcpyDefault: unified addressing tells host from device. */
+  CIP_CUDA_TRY (stream, cudaMemcpy2DAsync (dst->data, dst->stride, src->data,
+          src->stride, (size_t) src->width *
+          cip_format_bytes_per_pixel (src->format), src->height,
+          cudaMemcpyDefault, stream->stream));
+  return CIP_OK;
+}
