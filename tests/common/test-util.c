@@ -1,0 +1,243 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test-util.h"
+
+CipImage
+cip_test_image_new (int width, int height, CipFormat format, size_t pad)
+{
+  CipImage image;
+
+  image.width = width;
+  image.height = height;
+  image.format = format;
+  image.stride = (size_t) width * cip_format_bytes_per_pixel (format) + pad;
+  image.data = g_malloc0 (image.stride * height);
+  return image;
+}
+
+void
+cip_test_image_free (CipImage * image)
+{
+  g_clear_pointer (&image->data, g_free);
+}
+
+CipImage
+cip_test_image_copy (const CipImage * image, size_t pad)
+{
+  CipImage copy = cip_test_image_new (image->width, image->height,
+      image->format, pad);
+  size_t row = (size_t) image->width * cip_format_bytes_per_pixel
+      (image->format);
+  int y;
+
+  for (y = 0; y < image->height; y++)
+    memcpy ((guint8 *) copy.data + y * copy.stride,
+        (const guint8 *) image->data + y * image->stride, row);
+  return copy;
+}
+
+void
+cip_test_image_fill_random (CipImage * image, guint32 seed)
+{
+  GRand *rand = g_rand_new_with_seed (seed);
+  guint8 *p = image->data;
+  size_t i, n = image->stride * image->height;
+
+  for (i = 0; i < n; i++)
+    p[i] = g_rand_int (rand) & 0xff;
+  g_rand_free (rand);
+}
+
+gchar *
+cip_test_data_path (const char *name)
+{
+  const gchar *dir = g_getenv ("CIP_TEST_DATA");
+
+  g_assert_nonnull (dir);
+  return g_build_filename (dir, name, NULL);
+}
+
+/* Skips whitespace and '#' comments in a netpbm header. */
+static const guint8 *
+netpbm_skip (const guint8 * p, const guint8 * end)
+{
+  while (p < end && (g_ascii_isspace (*p) || *p == '#')) {
+    if (*p == '#')
+      while (p < end && *p != '\n')
+        p++;
+    else
+      p++;
+  }
+  return p;
+}
+
+static const guint8 *
+netpbm_int (const guint8 * p, const guint8 * end, int *value)
+{
+  p = netpbm_skip (p, end);
+  *value = 0;
+  while (p < end && g_ascii_isdigit (*p))
+    *value = *value * 10 + (*p++ - '0');
+  return p;
+}
+
+CipImage
+cip_test_image_load (const char *name)
+{
+  gchar *path = cip_test_data_path (name), *contents;
+  gsize length;
+  GError *error = NULL;
+  const guint8 *p, *end;
+  int width, height, maxval;
+  CipFormat format;
+  CipImage image;
+  size_t row;
+  int y;
+
+  if (!g_file_get_contents (path, &contents, &length, &error))
+    g_error ("cannot read %s: %s", path, error->message);
+  p = (const guint8 *) contents;
+  end = p + length;
+  g_assert_true (length > 2 && p[0] == 'P' && (p[1] == '5' || p[1] == '6'));
+  format = p[1] == '5' ? CIP_FORMAT_GRAY8 : CIP_FORMAT_RGB;
+  p = netpbm_int (p + 2, end, &width);
+  p = netpbm_int (p, end, &height);
+  p = netpbm_int (p, end, &maxval);
+  g_assert_cmpint (maxval, ==, 255);
+  p++;                          /* the single whitespace before the pixels */
+
+  image = cip_test_image_new (width, height, format, 0);
+  row = (size_t) width * cip_format_bytes_per_pixel (format);
+  g_assert_cmpuint ((gsize) (end - p), >=, row * height);
+  for (y = 0; y < height; y++)
+    memcpy ((guint8 *) image.data + y * image.stride, p + y * row, row);
+
+  g_free (contents);
+  g_free (path);
+  return image;
+}
+
+CipImage
+cip_test_image_repack (const CipImage * rgb, CipFormat format, guint8 filler,
+    size_t pad)
+{
+  CipImage out = cip_test_image_new (rgb->width, rgb->height, format, pad);
+  int bpp = cip_format_bytes_per_pixel (format);
+  int r, g, b, x, y;
+
+  g_assert_true (rgb->format == CIP_FORMAT_RGB);
+  /* Channel offsets of each format, as GStreamer names them. */
+  switch (format) {
+    case CIP_FORMAT_RGBA:
+    case CIP_FORMAT_RGBX:
+    case CIP_FORMAT_RGB:
+      r = 0, g = 1, b = 2;
+      break;
+    case CIP_FORMAT_BGRA:
+    case CIP_FORMAT_BGRX:
+    case CIP_FORMAT_BGR:
+      r = 2, g = 1, b = 0;
+      break;
+    case CIP_FORMAT_ARGB:
+      r = 1, g = 2, b = 3;
+      break;
+    case CIP_FORMAT_ABGR:
+      r = 3, g = 2, b = 1;
+      break;
+    default:
+      g_assert_not_reached ();
+  }
+
+  memset (out.data, filler, out.stride * out.height);
+  for (y = 0; y < rgb->height; y++) {
+    const guint8 *in = (const guint8 *) rgb->data + y * rgb->stride;
+    guint8 *o = (guint8 *) out.data + y * out.stride;
+
+    for (x = 0; x < rgb->width; x++, in += 3, o += bpp) {
+      o[r] = in[0];
+      o[g] = in[1];
+      o[b] = in[2];
+    }
+  }
+  return out;
+}
+
+gboolean
+cip_test_images_equal (const CipImage * a, const CipImage * b,
+    gchar ** where)
+{
+  size_t row = (size_t) a->width * cip_format_bytes_per_pixel (a->format);
+  int x, y, differing = 0;
+  gboolean found = FALSE;
+
+  g_assert_cmpint (a->width, ==, b->width);
+  g_assert_cmpint (a->height, ==, b->height);
+  g_assert_cmpint (a->format, ==, b->format);
+
+  for (y = 0; y < a->height; y++) {
+    const guint8 *pa = (const guint8 *) a->data + y * a->stride;
+    const guint8 *pb = (const guint8 *) b->data + y * b->stride;
+
+    for (x = 0; x < (int) row; x++) {
+      if (pa[x] == pb[x])
+        continue;
+      if (!found && where)
+        *where = g_strdup_printf ("byte %d of row %d: %u != %u", x, y,
+            pa[x], pb[x]);
+      found = TRUE;
+      differing++;
+    }
+  }
+  if (found && where) {
+    gchar *first = *where;
+
+    *where = g_strdup_printf ("%d bytes differ in %dx%d %s; first at %s",
+        differing, a->width, a->height, cip_format_name (a->format), first);
+    g_free (first);
+  }
+  return !found;
+}
+
+GKeyFile *
+cip_test_expected (void)
+{
+  GKeyFile *file = g_key_file_new ();
+  gchar *path = cip_test_data_path ("expected.ini");
+  GError *error = NULL;
+
+  if (!g_key_file_load_from_file (file, path, G_KEY_FILE_NONE, &error))
+    g_error ("cannot load %s: %s", path, error->message);
+  g_free (path);
+  return file;
+}
+
+gboolean
+cip_test_backend_is_cuda (void)
+{
+  return g_strcmp0 (g_getenv ("CIP_TEST_BACKEND"), "cuda") == 0;
+}
+
+const gchar *
+cip_test_backend_name (void)
+{
+  return cip_test_backend_is_cuda ()? "cuda" : "cpu";
+}
+
+gboolean
+cip_test_have_cuda_device (void)
+{
+  int count = 0;
+
+  return cip_device_count (&count) == CIP_OK && count > 0;
+}
