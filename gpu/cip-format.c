@@ -86,6 +86,19 @@ cip_image_validate (const CipImage * image)
 }
 
 CipStatus
+cip_check_gray_method (CipGrayMethod method)
+{
+  switch (method) {
+    case CIP_GRAY_BT601:
+    case CIP_GRAY_BT709:
+    case CIP_GRAY_LUMINOSITY:
+    case CIP_GRAY_AVERAGE:
+      return CIP_OK;
+  }
+  return CIP_ERROR_INVALID_ARGUMENT;
+}
+
+CipStatus
 cip_check_pair (const CipImage * src, const CipImage * dst,
     int src_must_be_gray)
 {

@@ -26,6 +26,8 @@ CipChannelLayout cip_format_layout (CipFormat format);
 CipStatus cip_check_pair (const CipImage * src, const CipImage * dst,
     int src_must_be_gray);
 
+CipStatus cip_check_gray_method (CipGrayMethod method);
+
 #ifdef __cplusplus
 }
 #endif

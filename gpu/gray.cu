@@ -102,7 +102,8 @@ cip_gray (const CipImage * src, CipImage * dst, CipGrayMethod method,
   GrayParams p;
   bool packed4;
 
-  if (stream == NULL || cip_check_pair (src, dst, 0) != CIP_OK)
+  if (stream == NULL || cip_check_pair (src, dst, 0) != CIP_OK ||
+      cip_check_gray_method (method) != CIP_OK)
     return CIP_ERROR_INVALID_ARGUMENT;
 
   if (src->format == CIP_FORMAT_GRAY8)

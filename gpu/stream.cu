@@ -139,6 +139,8 @@ cip_stream_free (CipStream * stream)
 CipStatus
 cip_stream_synchronize (CipStream * stream)
 {
+  if (stream == NULL)
+    return CIP_ERROR_INVALID_ARGUMENT;
   CIP_CUDA_TRY (stream, cudaStreamSynchronize (stream->stream));
   return CIP_OK;
 }
@@ -218,7 +220,8 @@ cip_memory_stats (CipMemoryStats * stats)
 CipStatus
 cip_copy (const CipImage * src, CipImage * dst, CipStream * stream)
 {
-  if (cip_image_validate (src) != CIP_OK || cip_image_validate (dst) != CIP_OK
+  if (stream == NULL || cip_image_validate (src) != CIP_OK
+      || cip_image_validate (dst) != CIP_OK
       || src->width != dst->width || src->height != dst->height
       || src->format != dst->format)
     return CIP_ERROR_INVALID_ARGUMENT;

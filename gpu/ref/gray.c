@@ -20,7 +20,8 @@ cip_ref_gray (const CipImage * src, CipImage * dst, CipGrayMethod method,
   int x, y;
 
   (void) stream;
-  if (cip_check_pair (src, dst, 0) != CIP_OK)
+  if (cip_check_pair (src, dst, 0) != CIP_OK ||
+      cip_check_gray_method (method) != CIP_OK)
     return CIP_ERROR_INVALID_ARGUMENT;
 
   layout = cip_format_layout (src->format);
