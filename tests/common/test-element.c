@@ -1,0 +1,528 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "test-element.h"
+#include "cip-ref.h"
+
+gboolean
+cip_test_probe_cuda_device (void)
+{
+  int status = 0;
+  pid_t pid = fork ();
+
+  if (pid == 0)
+    _exit (cip_test_have_cuda_device ()? 0 : 1);
+  if (pid < 0 || waitpid (pid, &status, 0) != pid)
+    g_error ("cannot probe for a CUDA device: %s", g_strerror (errno));
+  return WIFEXITED (status) && WEXITSTATUS (status) == 0;
+}
+
+GstVideoFormat
+cip_test_video_format (CipFormat format)
+{
+  switch (format) {
+    case CIP_FORMAT_GRAY8:
+      return GST_VIDEO_FORMAT_GRAY8;
+    case CIP_FORMAT_RGBA:
+      return GST_VIDEO_FORMAT_RGBA;
+    case CIP_FORMAT_BGRA:
+      return GST_VIDEO_FORMAT_BGRA;
+    case CIP_FORMAT_RGBX:
+      return GST_VIDEO_FORMAT_RGBx;
+    case CIP_FORMAT_BGRX:
+      return GST_VIDEO_FORMAT_BGRx;
+    case CIP_FORMAT_ARGB:
+      return GST_VIDEO_FORMAT_ARGB;
+    case CIP_FORMAT_ABGR:
+      return GST_VIDEO_FORMAT_ABGR;
+    case CIP_FORMAT_RGB:
+      return GST_VIDEO_FORMAT_RGB;
+    case CIP_FORMAT_BGR:
+      return GST_VIDEO_FORMAT_BGR;
+  }
+  g_assert_not_reached ();
+  return GST_VIDEO_FORMAT_UNKNOWN;
+}
+
+GstCaps *
+cip_test_caps_new (GstVideoFormat format, gint width, gint height)
+{
+  return gst_caps_new_simple ("video/x-raw",
+      "format", G_TYPE_STRING, gst_video_format_to_string (format),
+      "width", G_TYPE_INT, width, "height", G_TYPE_INT, height,
+      "framerate", GST_TYPE_FRACTION, 30, 1, NULL);
+}
+
+GstHarness *
+cip_test_harness_new (const gchar * element, const gchar * props)
+{
+  gchar *launch = g_strdup_printf ("%s backend=%s %s", element,
+      cip_test_backend_name (), props ? props : "");
+  GstHarness *h = gst_harness_new_parse (launch);
+
+  g_free (launch);
+  return h;
+}
+
+GstElement *
+cip_test_harness_element (GstHarness * h, const gchar * name)
+{
+  GstElement *element = gst_harness_find_element (h, name);
+
+  fail_unless (element != NULL, "no %s in the harness", name);
+  return element;
+}
+
+GstBus *
+cip_test_harness_add_bus (GstHarness * h)
+{
+  GstBus *bus = gst_bus_new ();
+
+  gst_element_set_bus (h->element, bus);
+  return bus;
+}
+
+GstCaps *
+cip_test_harness_output_caps (GstHarness * h)
+{
+  GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
+
+  fail_unless (caps != NULL, "no caps reached the harness's sink pad");
+  return caps;
+}
+
+GstBuffer *
+cip_test_push_pull (GstHarness * h, GstBuffer * in)
+{
+  GstBuffer *out;
+
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  out = gst_harness_try_pull (h);
+  fail_unless (out != NULL, "no output buffer for the pushed one");
+  return out;
+}
+
+CipImage
+cip_test_image_random (int width, int height, CipFormat format, guint32 seed)
+{
+  CipImage image = cip_test_image_new (width, height, format, 0);
+
+  cip_test_image_fill_random (&image, seed);
+  return image;
+}
+
+static gsize
+row_bytes (const CipImage * image)
+{
+  return (gsize) image->width * cip_format_bytes_per_pixel (image->format);
+}
+
+GstBuffer *
+cip_test_buffer_new (const CipImage * image)
+{
+  GstVideoInfo info;
+  GstVideoFrame frame;
+  GstBuffer *buffer;
+  guint8 *dst;
+  gint stride, y;
+
+  fail_unless (gst_video_info_set_format (&info,
+          cip_test_video_format (image->format), image->width,
+          image->height));
+  buffer = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+  /* Padding bytes get a value no operation should depend on. */
+  gst_buffer_memset (buffer, 0, 0xa5, GST_VIDEO_INFO_SIZE (&info));
+  fail_unless (gst_video_frame_map (&frame, &info, buffer, GST_MAP_WRITE));
+  dst = GST_VIDEO_FRAME_PLANE_DATA (&frame, 0);
+  stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+  for (y = 0; y < image->height; y++)
+    memcpy (dst + (gsize) y * stride,
+        (const guint8 *) image->data + y * image->stride, row_bytes (image));
+  gst_video_frame_unmap (&frame);
+  return buffer;
+}
+
+GstBuffer *
+cip_test_buffer_new_strided (const CipImage * image, gsize offset)
+{
+  GstVideoFormat format = cip_test_video_format (image->format);
+  gsize size = offset + image->stride * image->height;
+  GstVideoInfo info;
+  GstBuffer *buffer;
+
+  fail_unless (gst_video_info_set_format (&info, format, image->width,
+          image->height));
+  buffer = gst_buffer_new_allocate (NULL, size, NULL);
+  gst_buffer_memset (buffer, 0, 0x5a, offset);
+  gst_buffer_fill (buffer, offset, image->data, image->stride * image->height);
+
+  if (offset != 0 ||
+      image->stride != (gsize) GST_VIDEO_INFO_PLANE_STRIDE (&info, 0)) {
+    gsize offsets[GST_VIDEO_MAX_PLANES] = { offset, };
+    gint strides[GST_VIDEO_MAX_PLANES] = { (gint) image->stride, };
+
+    gst_buffer_add_video_meta_full (buffer, GST_VIDEO_FRAME_FLAG_NONE,
+        format, image->width, image->height, 1, offsets, strides);
+  }
+  return buffer;
+}
+
+/* The chroma pattern of cip_test_buffer_new_yuv420(). */
+static guint8
+chroma_byte (guint plane, gint x, gint y, guint8 seed)
+{
+  return (guint8) (x * 7 + y * 13 + plane * 101 + seed * 31 + 1);
+}
+
+GstBuffer *
+cip_test_buffer_new_yuv420 (const CipImage * luma, GstVideoFormat format,
+    guint8 seed)
+{
+  GstVideoInfo info;
+  GstVideoFrame frame;
+  GstBuffer *buffer;
+  guint plane;
+  gint x, y;
+
+  fail_unless (luma->format == CIP_FORMAT_GRAY8);
+  fail_unless (format == GST_VIDEO_FORMAT_NV12
+      || format == GST_VIDEO_FORMAT_I420);
+  fail_unless (gst_video_info_set_format (&info, format, luma->width,
+          luma->height));
+  buffer = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+  gst_buffer_memset (buffer, 0, 0xa5, GST_VIDEO_INFO_SIZE (&info));
+  fail_unless (gst_video_frame_map (&frame, &info, buffer, GST_MAP_WRITE));
+
+  for (y = 0; y < luma->height; y++)
+    memcpy ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0) +
+        (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0),
+        (const guint8 *) luma->data + y * luma->stride, luma->width);
+
+  for (plane = 1; plane < GST_VIDEO_FRAME_N_PLANES (&frame); plane++) {
+    guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (&frame, plane);
+    gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, plane);
+    /* Bytes per row: NV12's UV plane interleaves two components. */
+    gint width = GST_VIDEO_FRAME_COMP_WIDTH (&frame, plane) *
+        GST_VIDEO_FRAME_COMP_PSTRIDE (&frame, plane);
+    gint height = GST_VIDEO_FRAME_COMP_HEIGHT (&frame, plane);
+
+    for (y = 0; y < height; y++)
+      for (x = 0; x < width; x++)
+        data[(gsize) y * stride + x] = chroma_byte (plane, x, y, seed);
+  }
+  gst_video_frame_unmap (&frame);
+  return buffer;
+}
+
+GstBuffer *
+cip_test_buffer_for_format (const CipImage * image, GstVideoFormat format,
+    guint8 seed)
+{
+  if (format == GST_VIDEO_FORMAT_NV12 || format == GST_VIDEO_FORMAT_I420)
+    return cip_test_buffer_new_yuv420 (image, format, seed);
+  fail_unless_equals_int (cip_test_video_format (image->format), format);
+  return cip_test_buffer_new (image);
+}
+
+static CipFormat
+cip_format_of_frame (GstVideoFrame * frame)
+{
+  switch (GST_VIDEO_FRAME_FORMAT (frame)) {
+    case GST_VIDEO_FORMAT_GRAY8:
+    case GST_VIDEO_FORMAT_NV12:
+    case GST_VIDEO_FORMAT_I420:
+      return CIP_FORMAT_GRAY8;
+    case GST_VIDEO_FORMAT_RGBA:
+      return CIP_FORMAT_RGBA;
+    case GST_VIDEO_FORMAT_BGRA:
+      return CIP_FORMAT_BGRA;
+    case GST_VIDEO_FORMAT_RGBx:
+      return CIP_FORMAT_RGBX;
+    case GST_VIDEO_FORMAT_BGRx:
+      return CIP_FORMAT_BGRX;
+    case GST_VIDEO_FORMAT_ARGB:
+      return CIP_FORMAT_ARGB;
+    case GST_VIDEO_FORMAT_ABGR:
+      return CIP_FORMAT_ABGR;
+    case GST_VIDEO_FORMAT_RGB:
+      return CIP_FORMAT_RGB;
+    case GST_VIDEO_FORMAT_BGR:
+      return CIP_FORMAT_BGR;
+    default:
+      fail ("unexpected format %s",
+          gst_video_format_to_string (GST_VIDEO_FRAME_FORMAT (frame)));
+      return CIP_FORMAT_GRAY8;
+  }
+}
+
+void
+cip_test_frame_map (GstVideoFrame * frame, GstBuffer * buffer,
+    GstCaps * caps, CipImage * plane0)
+{
+  GstVideoInfo info;
+
+  fail_unless (gst_video_info_from_caps (&info, caps),
+      "cannot parse %" GST_PTR_FORMAT, caps);
+  fail_unless (gst_video_frame_map (frame, &info, buffer, GST_MAP_READ),
+      "buffer of %" G_GSIZE_FORMAT " bytes is no frame of %" GST_PTR_FORMAT,
+      gst_buffer_get_size (buffer), caps);
+  plane0->data = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
+  plane0->width = GST_VIDEO_FRAME_COMP_WIDTH (frame, 0);
+  plane0->height = GST_VIDEO_FRAME_COMP_HEIGHT (frame, 0);
+  plane0->stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
+  plane0->format = cip_format_of_frame (frame);
+}
+
+void
+cip_test_assert_buffer_image (GstBuffer * buffer, GstCaps * caps,
+    const CipImage * expected)
+{
+  GstVideoFrame frame;
+  CipImage actual;
+  gchar *where = NULL;
+  gboolean equal;
+
+  cip_test_frame_map (&frame, buffer, caps, &actual);
+  fail_unless_equals_int (actual.width, expected->width);
+  fail_unless_equals_int (actual.height, expected->height);
+  fail_unless_equals_int (actual.format, expected->format);
+  equal = cip_test_images_equal (&actual, expected, &where);
+  gst_video_frame_unmap (&frame);
+  fail_unless (equal, "output differs from the expected image: %s", where);
+  g_free (where);
+}
+
+void
+cip_test_assert_buffer_plane_equal (GstBuffer * a, GstBuffer * b,
+    GstCaps * caps, guint plane)
+{
+  GstVideoFrame fa, fb;
+  CipImage unused;
+  gint y, rows, width;
+
+  cip_test_frame_map (&fa, a, caps, &unused);
+  cip_test_frame_map (&fb, b, caps, &unused);
+  fail_unless (plane < GST_VIDEO_FRAME_N_PLANES (&fa));
+  /* The components of @plane: one for I420's U and V, two for NV12's UV. */
+  width = GST_VIDEO_FRAME_COMP_WIDTH (&fa, plane) *
+      GST_VIDEO_FRAME_COMP_PSTRIDE (&fa, plane);
+  rows = GST_VIDEO_FRAME_COMP_HEIGHT (&fa, plane);
+  for (y = 0; y < rows; y++) {
+    const guint8 *ra = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fa,
+        plane) + (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&fa, plane);
+    const guint8 *rb = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fb,
+        plane) + (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&fb, plane);
+
+    if (memcmp (ra, rb, width) != 0) {
+      gst_video_frame_unmap (&fa);
+      gst_video_frame_unmap (&fb);
+      fail ("plane %u differs in row %d", plane, y);
+    }
+  }
+  gst_video_frame_unmap (&fa);
+  gst_video_frame_unmap (&fb);
+}
+
+CipImage
+cip_test_expected_default (const gchar * element, const CipImage * src)
+{
+  CipImage dst = cip_test_image_new (src->width, src->height,
+      CIP_FORMAT_GRAY8, 0);
+  CipStatus status;
+
+  if (g_str_equal (element, "cudagray")) {
+    status = cip_ref_gray (src, &dst, CIP_GRAY_BT601, NULL);
+  } else if (g_str_equal (element, "cudamask")) {
+    CipMaskParams params = { 0, 255, false };
+
+    status = cip_ref_mask (src, &dst, &params, NULL);
+  } else if (g_str_equal (element, "cudaequalize")) {
+    status = cip_ref_equalize (src, &dst, NULL);
+  } else if (g_str_equal (element, "cudaotsu")) {
+    guint8 threshold;
+
+    status = cip_ref_otsu (src, &dst, false, &threshold, NULL);
+  } else {
+    fail ("unknown element %s", element);
+    status = CIP_ERROR_INVALID_ARGUMENT;
+  }
+  fail_unless_equals_int (status, CIP_OK);
+  return dst;
+}
+
+guint
+cip_test_bus_pop_errors (GstBus * bus, GError ** first)
+{
+  GstMessage *msg;
+  guint count = 0;
+
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR))) {
+    GError *err = NULL;
+    gchar *debug = NULL;
+
+    gst_message_parse_error (msg, &err, &debug);
+    GST_INFO ("error from %s: %s (%s)", GST_MESSAGE_SRC_NAME (msg),
+        err->message, GST_STR_NULL (debug));
+    if (count == 0 && first)
+      *first = err;
+    else
+      g_error_free (err);
+    g_free (debug);
+    gst_message_unref (msg);
+    count++;
+  }
+  return count;
+}
+
+void
+cip_test_bus_assert_one_error (GstBus * bus, GQuark domain, gint code,
+    const gchar * text)
+{
+  GError *err = NULL;
+  guint count = cip_test_bus_pop_errors (bus, &err);
+
+  fail_unless_equals_int (count, 1);
+  fail_unless (g_error_matches (err, domain, code),
+      "error %s %d (%s), expected %s %d", g_quark_to_string (err->domain),
+      err->code, err->message, g_quark_to_string (domain), code);
+  if (text)
+    fail_unless (strstr (err->message, text) != NULL,
+        "error text '%s' does not mention '%s'", err->message, text);
+  g_error_free (err);
+}
+
+GList *
+cip_test_bus_pop_element_messages (GstBus * bus, const gchar * name)
+{
+  GList *list = NULL;
+  GstMessage *msg;
+
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT))) {
+    if (gst_message_has_name (msg, name))
+      list = g_list_prepend (list, msg);
+    else
+      gst_message_unref (msg);
+  }
+  return g_list_reverse (list);
+}
+
+/* The plugin links its own copy of the cip library, with the symbols
+ * hidden: cip_memory_stats() of this binary counts only this binary's
+ * allocations.  The plugin's copy is found by name (if the plugin exports
+ * it, or a gst_cuda_imgproc_memory_stats() wrapper) or else in its ELF
+ * symbol table, relative to an exported symbol (an unstripped build). */
+typedef void (*CipMemoryStatsFunc) (CipMemoryStats * stats);
+
+#define PLUGIN_ANCHOR "gst_plugin_cudaimgproc_get_desc"
+
+static gboolean
+elf_symbol_values (const guint8 * file, gsize size, const gchar * name,
+    guint64 * name_value, guint64 * anchor_value)
+{
+  const Elf64_Ehdr *eh = (const Elf64_Ehdr *) file;
+  const Elf64_Shdr *sections;
+  gboolean have_name = FALSE, have_anchor = FALSE;
+  guint i;
+
+  if (size < sizeof (*eh) || memcmp (eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+      eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+      eh->e_shoff + (guint64) eh->e_shnum * sizeof (Elf64_Shdr) > size)
+    return FALSE;
+  sections = (const Elf64_Shdr *) (file + eh->e_shoff);
+
+  for (i = 0; i < eh->e_shnum; i++) {
+    const Elf64_Shdr *symtab = &sections[i];
+    const Elf64_Shdr *strtab;
+    const Elf64_Sym *syms;
+    guint64 n, j;
+
+    if (symtab->sh_type != SHT_SYMTAB || symtab->sh_link >= eh->e_shnum ||
+        symtab->sh_offset + symtab->sh_size > size)
+      continue;
+    strtab = &sections[symtab->sh_link];
+    if (strtab->sh_offset + strtab->sh_size > size)
+      continue;
+    syms = (const Elf64_Sym *) (file + symtab->sh_offset);
+    n = symtab->sh_size / sizeof (Elf64_Sym);
+    for (j = 0; j < n; j++) {
+      const gchar *sym_name;
+
+      if (syms[j].st_name >= strtab->sh_size || syms[j].st_value == 0 ||
+          ELF64_ST_TYPE (syms[j].st_info) != STT_FUNC)
+        continue;
+      sym_name = (const gchar *) file + strtab->sh_offset + syms[j].st_name;
+      if (!have_name && strcmp (sym_name, name) == 0) {
+        *name_value = syms[j].st_value;
+        have_name = TRUE;
+      } else if (!have_anchor && strcmp (sym_name, PLUGIN_ANCHOR) == 0) {
+        *anchor_value = syms[j].st_value;
+        have_anchor = TRUE;
+      }
+    }
+  }
+  return have_name && have_anchor;
+}
+
+static CipMemoryStatsFunc
+find_plugin_memory_stats (void)
+{
+  GstPlugin *plugin = gst_plugin_load_by_name ("cudaimgproc");
+  CipMemoryStatsFunc func = NULL;
+  const gchar *filename;
+  gpointer handle, anchor;
+  gchar *contents = NULL;
+  gsize length = 0;
+  guint64 func_value = 0, anchor_value = 0;
+
+  fail_unless (plugin != NULL, "the cudaimgproc plugin does not load");
+  filename = gst_plugin_get_filename (plugin);
+  handle = dlopen (filename, RTLD_LAZY | RTLD_NOLOAD);
+  fail_unless (handle != NULL, "%s is not loaded: %s", filename, dlerror ());
+
+  func = (CipMemoryStatsFunc) dlsym (handle, "cip_memory_stats");
+  if (func == NULL)
+    func = (CipMemoryStatsFunc) dlsym (handle,
+        "gst_cuda_imgproc_memory_stats");
+  anchor = dlsym (handle, PLUGIN_ANCHOR);
+  if (func == NULL && anchor != NULL &&
+      g_file_get_contents (filename, &contents, &length, NULL) &&
+      elf_symbol_values ((const guint8 *) contents, length,
+          "cip_memory_stats", &func_value, &anchor_value))
+    func = (CipMemoryStatsFunc) ((guint8 *) anchor - anchor_value +
+        func_value);
+  g_free (contents);
+  dlclose (handle);
+  gst_object_unref (plugin);
+
+  fail_unless (func != NULL, "cannot find cip_memory_stats in %s: the plugin "
+      "neither exports it nor has a symbol table", filename);
+  return func;
+}
+
+void
+cip_test_plugin_memory_stats (CipMemoryStats * stats)
+{
+  static CipMemoryStatsFunc func = NULL;
+
+  if (func == NULL)
+    func = find_plugin_memory_stats ();
+  func (stats);
+}

@@ -1,0 +1,610 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/* The base class, GstCudaImgprocFilter, through the four elements: the
+ * plugin and its properties, negotiation, malformed input, strides, odd
+ * sizes, caps changes, state changes, memory and device selection. */
+
+#include <string.h>
+
+#include "test-element.h"
+
+typedef struct
+{
+  const gchar *name;
+  GstVideoFormat format;        /* an input format it takes */
+} ElementCase;
+
+/* One case per element, with an input format that is not passed through. */
+static const ElementCase elements[] = {
+  {"cudagray", GST_VIDEO_FORMAT_RGBA},
+  {"cudamask", GST_VIDEO_FORMAT_GRAY8},
+  {"cudaequalize", GST_VIDEO_FORMAT_GRAY8},
+  {"cudaotsu", GST_VIDEO_FORMAT_GRAY8},
+};
+
+/* The image format of the first plane of @format. */
+static CipFormat
+plane0_format (GstVideoFormat format)
+{
+  static const CipFormat all[] = {
+    CIP_FORMAT_GRAY8, CIP_FORMAT_RGBA, CIP_FORMAT_BGRA, CIP_FORMAT_RGBX,
+    CIP_FORMAT_BGRX, CIP_FORMAT_ARGB, CIP_FORMAT_ABGR, CIP_FORMAT_RGB,
+    CIP_FORMAT_BGR,
+  };
+  guint i;
+
+  if (format == GST_VIDEO_FORMAT_NV12 || format == GST_VIDEO_FORMAT_I420)
+    return CIP_FORMAT_GRAY8;
+  for (i = 0; i < G_N_ELEMENTS (all); i++)
+    if (cip_test_video_format (all[i]) == format)
+      return all[i];
+  fail ("no CipFormat for %s", gst_video_format_to_string (format));
+  return CIP_FORMAT_GRAY8;
+}
+
+static void
+set_caps (GstHarness * h, GstVideoFormat format, gint width, gint height)
+{
+  gst_harness_set_src_caps (h, cip_test_caps_new (format, width, height));
+}
+
+/* Pushes one random @width x @height frame of @format into @h (whose caps
+ * are set) and checks that @element's output is the reference's, with the
+ * chroma planes passed through when the output has the input's format. */
+static void
+push_and_check_frame (GstHarness * h, const gchar * element,
+    GstVideoFormat format, gint width, gint height, guint32 seed)
+{
+  CipImage src = cip_test_image_random (width, height, plane0_format (format),
+      seed);
+  CipImage expected = cip_test_expected_default (element, &src);
+  GstBuffer *in = cip_test_buffer_for_format (&src, format, (guint8) seed);
+  GstBuffer *out;
+  GstCaps *out_caps;
+  GstVideoInfo out_info;
+  guint plane;
+
+  out = cip_test_push_pull (h, gst_buffer_ref (in));
+  out_caps = cip_test_harness_output_caps (h);
+  fail_unless (gst_video_info_from_caps (&out_info, out_caps));
+  fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&out_info), width);
+  fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&out_info), height);
+  cip_test_assert_buffer_image (out, out_caps, &expected);
+  if (GST_VIDEO_INFO_FORMAT (&out_info) == format)
+    for (plane = 1; plane < GST_VIDEO_INFO_N_PLANES (&out_info); plane++)
+      cip_test_assert_buffer_plane_equal (in, out, out_caps, plane);
+
+  gst_caps_unref (out_caps);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+  cip_test_image_free (&expected);
+  cip_test_image_free (&src);
+}
+
+/* ---- The plugin and its properties ---- */
+
+GST_START_TEST (test_plugin_has_the_four_elements)
+{
+  static const gchar *expected[] = {
+    "cudagray", "cudamask", "cudaequalize", "cudaotsu",
+  };
+  GstRegistry *registry = gst_registry_get ();
+  GstPlugin *plugin;
+  GList *features, *l;
+  guint i, found[G_N_ELEMENTS (expected)] = { 0, };
+
+  plugin = gst_registry_find_plugin (registry, "cudaimgproc");
+  fail_unless (plugin != NULL, "plugin cudaimgproc is not registered");
+  gst_object_unref (plugin);
+
+  features = gst_registry_get_feature_list_by_plugin (registry,
+      "cudaimgproc");
+  fail_unless_equals_int (g_list_length (features), G_N_ELEMENTS (expected));
+  for (l = features; l; l = l->next) {
+    const gchar *name = gst_plugin_feature_get_name (l->data);
+    gboolean known = FALSE;
+
+    fail_unless (GST_IS_ELEMENT_FACTORY (l->data), "%s is no element", name);
+    for (i = 0; i < G_N_ELEMENTS (expected); i++)
+      if (g_str_equal (name, expected[i])) {
+        found[i]++;
+        known = TRUE;
+      }
+    fail_unless (known, "unexpected feature %s", name);
+  }
+  for (i = 0; i < G_N_ELEMENTS (expected); i++) {
+    GstElementFactory *factory = gst_element_factory_find (expected[i]);
+    GstPluginFeature *loaded;
+
+    fail_unless_equals_int (found[i], 1);
+    fail_unless (factory != NULL, "no factory %s", expected[i]);
+    fail_unless_equals_string (gst_plugin_feature_get_plugin_name
+        (GST_PLUGIN_FEATURE (factory)), "cudaimgproc");
+    loaded = gst_plugin_feature_load (GST_PLUGIN_FEATURE (factory));
+    fail_unless (loaded != NULL);
+    fail_unless (g_type_is_a (gst_element_factory_get_element_type
+            (GST_ELEMENT_FACTORY (loaded)), GST_TYPE_BASE_TRANSFORM));
+    gst_object_unref (loaded);
+    gst_object_unref (factory);
+  }
+  gst_plugin_feature_list_free (features);
+}
+
+GST_END_TEST;
+
+typedef struct
+{
+  const gchar *name;
+  GType fundamental;            /* G_TYPE_ENUM, G_TYPE_UINT... */
+  gboolean writable;
+  const gchar *default_value;   /* as gst_value_serialize() writes it */
+  const gchar *min, *max;       /* numbers only */
+  const gchar *nicks;           /* enums only: every value's nick */
+} PropertyCase;
+
+static const PropertyCase common_properties[] = {
+  {"backend", G_TYPE_ENUM, TRUE, "cuda", NULL, NULL, "cuda,cpu"},
+  {"cuda-device-id", G_TYPE_INT, TRUE, "-1", "-1", "2147483647", NULL},
+};
+
+static const PropertyCase gray_properties[] = {
+  {"method", G_TYPE_ENUM, TRUE, "bt601", NULL, NULL,
+      "bt601,bt709,luminosity,average"},
+};
+
+static const PropertyCase mask_properties[] = {
+  {"threshold", G_TYPE_UINT, TRUE, "0", "0", "255", NULL},
+  {"foreground", G_TYPE_UINT, TRUE, "255", "0", "255", NULL},
+  {"invert", G_TYPE_BOOLEAN, TRUE, "false", NULL, NULL, NULL},
+};
+
+static const PropertyCase otsu_properties[] = {
+  {"invert", G_TYPE_BOOLEAN, TRUE, "false", NULL, NULL, NULL},
+  {"threshold", G_TYPE_UINT, FALSE, "0", "0", "255", NULL},
+  {"post-messages", G_TYPE_BOOLEAN, TRUE, "false", NULL, NULL, NULL},
+};
+
+static void
+check_property (GObjectClass * klass, const PropertyCase * p)
+{
+  GParamSpec *pspec = g_object_class_find_property (klass, p->name);
+  const GValue *def;
+  gchar *str;
+
+  fail_unless (pspec != NULL, "no property %s", p->name);
+  fail_unless_equals_int (G_TYPE_FUNDAMENTAL (pspec->value_type),
+      p->fundamental);
+  fail_unless (pspec->flags & G_PARAM_READABLE);
+  fail_unless_equals_int (! !(pspec->flags & G_PARAM_WRITABLE), p->writable);
+
+  def = g_param_spec_get_default_value (pspec);
+  str = gst_value_serialize (def);
+  fail_unless_equals_string (str, p->default_value);
+  g_free (str);
+
+  if (G_IS_PARAM_SPEC_UINT (pspec)) {
+    GParamSpecUInt *u = G_PARAM_SPEC_UINT (pspec);
+
+    fail_unless_equals_uint64 (u->minimum, g_ascii_strtoull (p->min, NULL,
+            10));
+    fail_unless_equals_uint64 (u->maximum, g_ascii_strtoull (p->max, NULL,
+            10));
+  } else if (G_IS_PARAM_SPEC_INT (pspec)) {
+    GParamSpecInt *i = G_PARAM_SPEC_INT (pspec);
+
+    fail_unless_equals_int64 (i->minimum, g_ascii_strtoll (p->min, NULL, 10));
+    fail_unless_equals_int64 (i->maximum, g_ascii_strtoll (p->max, NULL, 10));
+  } else if (G_IS_PARAM_SPEC_ENUM (pspec)) {
+    GEnumClass *e = G_PARAM_SPEC_ENUM (pspec)->enum_class;
+    GString *nicks = g_string_new (NULL);
+    guint i;
+
+    for (i = 0; i < e->n_values; i++)
+      g_string_append_printf (nicks, "%s%s", i ? "," : "",
+          e->values[i].value_nick);
+    fail_unless_equals_string (nicks->str, p->nicks);
+    g_string_free (nicks, TRUE);
+  }
+}
+
+/* Every element has the base class's properties and its own, no more. */
+GST_START_TEST (test_element_properties)
+{
+  const gchar *name = elements[__i__].name;
+  const PropertyCase *own = NULL;
+  guint n_own = 0, n_specs, i, j;
+  GstElement *element;
+  GObjectClass *klass;
+  GParamSpec **specs;
+
+  if (g_str_equal (name, "cudagray")) {
+    own = gray_properties;
+    n_own = G_N_ELEMENTS (gray_properties);
+  } else if (g_str_equal (name, "cudamask")) {
+    own = mask_properties;
+    n_own = G_N_ELEMENTS (mask_properties);
+  } else if (g_str_equal (name, "cudaotsu")) {
+    own = otsu_properties;
+    n_own = G_N_ELEMENTS (otsu_properties);
+  }
+
+  element = gst_element_factory_make (name, NULL);
+  fail_unless (element != NULL);
+  klass = G_OBJECT_GET_CLASS (element);
+
+  for (i = 0; i < G_N_ELEMENTS (common_properties); i++)
+    check_property (klass, &common_properties[i]);
+  for (i = 0; i < n_own; i++)
+    check_property (klass, &own[i]);
+
+  /* Nothing else beyond GstObject's and GstBaseTransform's. */
+  specs = g_object_class_list_properties (klass, &n_specs);
+  for (i = 0; i < n_specs; i++) {
+    const gchar *prop = specs[i]->name;
+    gboolean known = g_str_equal (prop, "name") ||
+        g_str_equal (prop, "parent") || g_str_equal (prop, "qos");
+
+    for (j = 0; j < G_N_ELEMENTS (common_properties); j++)
+      known |= g_str_equal (prop, common_properties[j].name);
+    for (j = 0; j < n_own; j++)
+      known |= g_str_equal (prop, own[j].name);
+    fail_unless (known, "%s has an unexpected property %s", name, prop);
+  }
+  fail_unless_equals_int (n_specs, 3 + G_N_ELEMENTS (common_properties) +
+      n_own);
+  g_free (specs);
+  gst_object_unref (element);
+}
+
+GST_END_TEST;
+
+/* ---- Negotiation and malformed input ---- */
+
+GST_START_TEST (test_mask_refuses_rgba)
+{
+  GstHarness *h = cip_test_harness_new ("cudamask", NULL);
+
+  set_caps (h, GST_VIDEO_FORMAT_RGBA, 16, 8);
+  fail_unless_equals_int (gst_harness_push (h,
+          gst_buffer_new_allocate (NULL, 16 * 8 * 4, NULL)),
+      GST_FLOW_NOT_NEGOTIATED);
+  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_gray_refuses_yuy2)
+{
+  GstHarness *h = cip_test_harness_new ("cudagray", NULL);
+
+  gst_harness_set_src_caps_str (h,
+      "video/x-raw,format=YUY2,width=16,height=8,framerate=30/1");
+  fail_unless_equals_int (gst_harness_push (h,
+          gst_buffer_new_allocate (NULL, 16 * 8 * 2, NULL)),
+      GST_FLOW_NOT_NEGOTIATED);
+  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A buffer too small for its caps is a STREAM/FORMAT error, not a crash. */
+GST_START_TEST (test_short_buffer_is_an_error)
+{
+  const ElementCase *c = &elements[__i__];
+  GstHarness *h = cip_test_harness_new (c->name, NULL);
+  GstBus *bus = cip_test_harness_add_bus (h);
+  GstVideoInfo info;
+
+  fail_unless (gst_video_info_set_format (&info, c->format, 64, 48));
+  set_caps (h, c->format, 64, 48);
+  fail_unless_equals_int (gst_harness_push (h,
+          gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info) - 1,
+              NULL)), GST_FLOW_ERROR);
+  cip_test_bus_assert_one_error (bus, GST_STREAM_ERROR,
+      GST_STREAM_ERROR_FORMAT, NULL);
+  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+
+  gst_harness_teardown (h);
+  gst_object_unref (bus);
+}
+
+GST_END_TEST;
+
+/* ---- Layouts and sizes ---- */
+
+/* GRAY8 rows of 33 pixels 48 bytes apart, the padding random: the
+ * histogram elements must not count it. */
+GST_START_TEST (test_padded_gray8_stride)
+{
+  static const gchar *names[] = { "cudamask", "cudaequalize", "cudaotsu" };
+  const gchar *name = names[__i__];
+  GstHarness *h = cip_test_harness_new (name, NULL);
+  CipImage src = cip_test_image_new (33, 17, CIP_FORMAT_GRAY8, 48 - 33);
+  CipImage expected;
+  GstBuffer *in, *out;
+  GstCaps *caps;
+  GstVideoMeta *meta;
+
+  cip_test_image_fill_random (&src, 33);
+  expected = cip_test_expected_default (name, &src);
+  in = cip_test_buffer_new_strided (&src, 0);
+  meta = gst_buffer_get_video_meta (in);
+  fail_unless (meta != NULL);
+  fail_unless_equals_int (meta->stride[0], 48);
+
+  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 33, 17);
+  out = cip_test_push_pull (h, in);
+  caps = cip_test_harness_output_caps (h);
+  cip_test_assert_buffer_image (out, caps, &expected);
+
+  gst_caps_unref (caps);
+  gst_buffer_unref (out);
+  cip_test_image_free (&expected);
+  cip_test_image_free (&src);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* RGBA rows width * 4 + 20 bytes apart, starting 64 bytes into the
+ * buffer. */
+GST_START_TEST (test_padded_rgba_stride_and_offset)
+{
+  GstHarness *h = cip_test_harness_new ("cudagray", NULL);
+  CipImage rgb = cip_test_image_load ("chelsea.ppm");
+  CipImage rgba = cip_test_image_repack (&rgb, CIP_FORMAT_RGBA, 0xff, 20);
+  CipImage expected = cip_test_image_load ("chelsea-gray-bt601.pgm");
+  GstBuffer *in, *out;
+  GstCaps *caps;
+  GstVideoMeta *meta;
+
+  in = cip_test_buffer_new_strided (&rgba, 64);
+  meta = gst_buffer_get_video_meta (in);
+  fail_unless (meta != NULL);
+  fail_unless_equals_int (meta->stride[0], rgba.width * 4 + 20);
+  fail_unless_equals_int (meta->offset[0], 64);
+
+  set_caps (h, GST_VIDEO_FORMAT_RGBA, rgba.width, rgba.height);
+  out = cip_test_push_pull (h, in);
+  caps = cip_test_harness_output_caps (h);
+  cip_test_assert_buffer_image (out, caps, &expected);
+
+  gst_caps_unref (caps);
+  gst_buffer_unref (out);
+  cip_test_image_free (&expected);
+  cip_test_image_free (&rgba);
+  cip_test_image_free (&rgb);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+static const ElementCase odd_size_cases[] = {
+  {"cudagray", GST_VIDEO_FORMAT_RGB},
+  {"cudagray", GST_VIDEO_FORMAT_BGRx},
+  {"cudagray", GST_VIDEO_FORMAT_I420},
+  {"cudamask", GST_VIDEO_FORMAT_GRAY8},
+  {"cudaequalize", GST_VIDEO_FORMAT_GRAY8},
+  {"cudaequalize", GST_VIDEO_FORMAT_NV12},
+  {"cudaequalize", GST_VIDEO_FORMAT_I420},
+  {"cudaotsu", GST_VIDEO_FORMAT_GRAY8},
+};
+
+static const gint odd_sizes[][2] = {
+  {1, 1}, {3, 1}, {1, 7}, {33, 17}, {641, 479},
+};
+
+/* Every element and size: GStreamer's row padding (rows rounded up to 4
+ * bytes, subsampled chroma) must not show in the output. */
+GST_START_TEST (test_odd_sizes)
+{
+  const ElementCase *c = &odd_size_cases[__i__ / G_N_ELEMENTS (odd_sizes)];
+  const gint *size = odd_sizes[__i__ % G_N_ELEMENTS (odd_sizes)];
+  GstHarness *h = cip_test_harness_new (c->name, NULL);
+
+  GST_INFO ("%s %s %dx%d", c->name, gst_video_format_to_string (c->format),
+      size[0], size[1]);
+  set_caps (h, c->format, size[0], size[1]);
+  push_and_check_frame (h, c->name, c->format, size[0], size[1], __i__);
+  push_and_check_frame (h, c->name, c->format, size[0], size[1], __i__ + 99);
+  fail_unless_equals_int (gst_harness_buffers_received (h), 2);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* 320x240 frames, then 17x9 frames: one output per input, each right. */
+GST_START_TEST (test_caps_change_mid_stream)
+{
+  const ElementCase *c = &elements[__i__];
+  GstHarness *h = cip_test_harness_new (c->name, NULL);
+  GstCaps *caps;
+  guint i;
+
+  set_caps (h, c->format, 320, 240);
+  for (i = 0; i < 3; i++)
+    push_and_check_frame (h, c->name, c->format, 320, 240, i);
+  set_caps (h, c->format, 17, 9);
+  for (i = 0; i < 3; i++)
+    push_and_check_frame (h, c->name, c->format, 17, 9, 10 + i);
+  caps = cip_test_harness_output_caps (h);
+  fail_unless (gst_caps_is_fixed (caps));
+  {
+    GstStructure *s = gst_caps_get_structure (caps, 0);
+    gint w = 0, hh = 0;
+
+    fail_unless (gst_structure_get_int (s, "width", &w));
+    fail_unless (gst_structure_get_int (s, "height", &hh));
+    fail_unless_equals_int (w, 17);
+    fail_unless_equals_int (hh, 9);
+  }
+  gst_caps_unref (caps);
+  fail_unless_equals_int (gst_harness_buffers_received (h), 6);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* ---- States and resources ---- */
+
+GST_START_TEST (test_state_cycles)
+{
+  static const GstState states[] = {
+    GST_STATE_READY, GST_STATE_PAUSED, GST_STATE_PLAYING, GST_STATE_NULL,
+  };
+  const ElementCase *c = &elements[__i__];
+  GstElement *element = gst_element_factory_make (c->name, NULL);
+  GstBus *bus = gst_bus_new ();
+  GstHarness *h;
+  guint cycle, i;
+
+  fail_unless (element != NULL);
+  gst_object_ref_sink (element);
+  gst_util_set_object_arg (G_OBJECT (element), "backend",
+      cip_test_backend_name ());
+  gst_element_set_bus (element, bus);
+
+  for (cycle = 0; cycle < 20; cycle++) {
+    for (i = 0; i < G_N_ELEMENTS (states); i++) {
+      GstState current = GST_STATE_VOID_PENDING;
+
+      fail_unless_equals_int (gst_element_set_state (element, states[i]),
+          GST_STATE_CHANGE_SUCCESS);
+      fail_unless_equals_int (gst_element_get_state (element, &current, NULL,
+              0), GST_STATE_CHANGE_SUCCESS);
+      fail_unless_equals_int (current, states[i]);
+    }
+  }
+  fail_unless_equals_int (cip_test_bus_pop_errors (bus, NULL), 0);
+
+  /* ... and the same instance still computes frames. */
+  h = gst_harness_new_with_element (element, "sink", "src");
+  set_caps (h, c->format, 64, 48);
+  push_and_check_frame (h, c->name, c->format, 64, 48, 7);
+  gst_harness_teardown (h);
+  fail_unless_equals_int (cip_test_bus_pop_errors (bus, NULL), 0);
+
+  gst_element_set_bus (element, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (element);
+}
+
+GST_END_TEST;
+
+/* No allocation per frame; all released at the end.  On the cpu backend
+ * the plugin never allocates through cip at all. */
+GST_START_TEST (test_no_allocation_per_frame)
+{
+  const ElementCase *c = &elements[__i__];
+  /* At the start, after 1 frame, after 51, after teardown. */
+  CipMemoryStats s0, s1, s2, s3;
+  GstHarness *h;
+  guint i;
+
+  /* Loads the plugin, whose counters are read. */
+  h = cip_test_harness_new (c->name, NULL);
+  gst_harness_teardown (h);
+  cip_test_plugin_memory_stats (&s0);
+
+  h = cip_test_harness_new (c->name, NULL);
+  set_caps (h, c->format, 320, 240);
+  push_and_check_frame (h, c->name, c->format, 320, 240, 0);
+  cip_test_plugin_memory_stats (&s1);
+  if (cip_test_backend_is_cuda ())
+    fail_unless (s1.allocations > s0.allocations,
+        "no device allocation seen for the first frame");
+  else
+    fail_unless_equals_uint64 (s1.allocations, s0.allocations);
+
+  for (i = 1; i <= 50; i++)
+    push_and_check_frame (h, c->name, c->format, 320, 240, i);
+  cip_test_plugin_memory_stats (&s2);
+  fail_unless_equals_uint64 (s2.allocations, s1.allocations);
+  fail_unless_equals_uint64 (s2.frees, s1.frees);
+  fail_unless_equals_int (gst_harness_buffers_received (h), 51);
+
+  gst_harness_teardown (h);
+  cip_test_plugin_memory_stats (&s3);
+  fail_unless_equals_uint64 (s3.allocations - s0.allocations,
+      s3.frees - s0.frees);
+  if (!cip_test_backend_is_cuda ()) {
+    fail_unless_equals_uint64 (s3.allocations, s0.allocations);
+    fail_unless_equals_uint64 (s3.frees, s0.frees);
+  }
+}
+
+GST_END_TEST;
+
+/* cuda-device-id=63: no such device on the cuda backend (RESOURCE /
+ * NOT_FOUND, the element does not start); ignored on the cpu backend. */
+GST_START_TEST (test_nonexistent_device)
+{
+  const ElementCase *c = &elements[__i__];
+
+  if (cip_test_backend_is_cuda ()) {
+    GstElement *element = gst_element_factory_make (c->name, NULL);
+    GstBus *bus = gst_bus_new ();
+
+    gst_object_ref_sink (element);
+    g_object_set (element, "cuda-device-id", 63, NULL);
+    gst_util_set_object_arg (G_OBJECT (element), "backend", "cuda");
+    gst_element_set_bus (element, bus);
+    fail_unless_equals_int (gst_element_set_state (element,
+            GST_STATE_PLAYING), GST_STATE_CHANGE_FAILURE);
+    cip_test_bus_assert_one_error (bus, GST_RESOURCE_ERROR,
+        GST_RESOURCE_ERROR_NOT_FOUND, "63");
+    fail_unless_equals_int (gst_element_set_state (element, GST_STATE_NULL),
+        GST_STATE_CHANGE_SUCCESS);
+    gst_element_set_bus (element, NULL);
+    gst_object_unref (bus);
+    gst_object_unref (element);
+  } else {
+    GstHarness *h = cip_test_harness_new (c->name, "cuda-device-id=63");
+    GstBus *bus = cip_test_harness_add_bus (h);
+
+    set_caps (h, c->format, 64, 48);
+    push_and_check_frame (h, c->name, c->format, 64, 48, 63);
+    fail_unless_equals_int (cip_test_bus_pop_errors (bus, NULL), 0);
+    gst_harness_teardown (h);
+    gst_object_unref (bus);
+  }
+}
+
+GST_END_TEST;
+
+static Suite *
+cudaimgprocfilter_suite (void)
+{
+  Suite *s = suite_create ("cudaimgprocfilter");
+  TCase *tc = tcase_create ("general");
+  gint n = G_N_ELEMENTS (elements);
+
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, CIP_TEST_TIMEOUT);
+  tcase_add_test (tc, test_plugin_has_the_four_elements);
+  tcase_add_loop_test (tc, test_element_properties, 0, n);
+  tcase_add_test (tc, test_mask_refuses_rgba);
+  tcase_add_test (tc, test_gray_refuses_yuy2);
+  tcase_add_loop_test (tc, test_short_buffer_is_an_error, 0, n);
+  tcase_add_loop_test (tc, test_padded_gray8_stride, 0, 3);
+  tcase_add_test (tc, test_padded_rgba_stride_and_offset);
+  tcase_add_loop_test (tc, test_odd_sizes, 0,
+      G_N_ELEMENTS (odd_size_cases) * G_N_ELEMENTS (odd_sizes));
+  tcase_add_loop_test (tc, test_caps_change_mid_stream, 0, n);
+  tcase_add_loop_test (tc, test_state_cycles, 0, n);
+  tcase_add_loop_test (tc, test_no_allocation_per_frame, 0, n);
+  tcase_add_loop_test (tc, test_nonexistent_device, 0, n);
+
+  return s;
+}
+
+CIP_TEST_ELEMENT_MAIN (cudaimgprocfilter)

@@ -1,0 +1,364 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/* cudaotsu against OpenCV's THRESH_OTSU (expected.ini) and cip_ref_otsu:
+ * the threshold property, the output, invert, and the per-frame bus
+ * messages. */
+
+#include <string.h>
+
+#include "test-element.h"
+#include "cip-ref.h"
+
+static const gchar *images[] = {
+  "coins", "camera", "moon", "phantom", "chelsea-gray-bt601",
+};
+
+static CipImage
+load (const gchar * name)
+{
+  gchar *file = g_strdup_printf ("%s.pgm", name);
+  CipImage image = cip_test_image_load (file);
+
+  g_free (file);
+  return image;
+}
+
+static guint
+expected_int (const gchar * group, const gchar * key)
+{
+  GKeyFile *file = cip_test_expected ();
+  GError *error = NULL;
+  gint value = g_key_file_get_integer (file, group, key, &error);
+
+  fail_unless (error == NULL, "expected.ini: [%s] %s: %s", group, key,
+      error ? error->message : "");
+  g_key_file_free (file);
+  return value;
+}
+
+static guint
+get_threshold (GstElement * otsu)
+{
+  guint threshold = G_MAXUINT;
+
+  g_object_get (otsu, "threshold", &threshold, NULL);
+  return threshold;
+}
+
+/* How many pixels of plane 0 of @out (GRAY8 of @caps) are 255; fails if
+ * any is neither 0 nor 255. */
+static guint
+count_255 (GstBuffer * out, GstCaps * caps)
+{
+  GstVideoFrame frame;
+  CipImage plane;
+  guint count = 0;
+  gint x, y;
+
+  cip_test_frame_map (&frame, out, caps, &plane);
+  for (y = 0; y < plane.height; y++)
+    for (x = 0; x < plane.width; x++) {
+      guint8 v = ((const guint8 *) plane.data)[y * plane.stride + x];
+
+      /* No check macro per pixel: each one costs a write to a pipe. */
+      if (v != 0 && v != 255) {
+        gst_video_frame_unmap (&frame);
+        fail ("pixel %d,%d is %u", x, y, v);
+      }
+      count += v == 255;
+    }
+  gst_video_frame_unmap (&frame);
+  return count;
+}
+
+/* Pushes @src through the cudaotsu of @h, checks that the output equals
+ * cip_ref_otsu's and returns how many pixels are 255 and, in *@threshold,
+ * the reference's threshold. */
+static guint
+push_and_check (GstHarness * h, const CipImage * src, gboolean invert,
+    guint * threshold)
+{
+  CipImage expected = cip_test_image_new (src->width, src->height,
+      CIP_FORMAT_GRAY8, 0);
+  guint8 ref_threshold = 0;
+  GstBuffer *out;
+  GstCaps *caps;
+  guint count;
+
+  fail_unless_equals_int (cip_ref_otsu (src, &expected, invert,
+          &ref_threshold, NULL), CIP_OK);
+  out = cip_test_push_pull (h, cip_test_buffer_new (src));
+  caps = cip_test_harness_output_caps (h);
+  cip_test_assert_buffer_image (out, caps, &expected);
+  count = count_255 (out, caps);
+  *threshold = ref_threshold;
+
+  gst_caps_unref (caps);
+  gst_buffer_unref (out);
+  cip_test_image_free (&expected);
+  return count;
+}
+
+/* threshold is 0 before the first frame. */
+GST_START_TEST (test_threshold_zero_before_first_frame)
+{
+  GstHarness *h = cip_test_harness_new ("cudaotsu", NULL);
+  GstElement *otsu = cip_test_harness_element (h, "cudaotsu");
+
+  fail_unless_equals_int (get_threshold (otsu), 0);
+  gst_object_unref (otsu);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* The threshold and the output are OpenCV's. */
+GST_START_TEST (test_matches_opencv)
+{
+  const gchar *name = images[__i__];
+  GstHarness *h = cip_test_harness_new ("cudaotsu", NULL);
+  GstElement *otsu = cip_test_harness_element (h, "cudaotsu");
+  CipImage src = load (name);
+  guint threshold, ref_threshold, count;
+
+  GST_INFO ("%s", name);
+  gst_harness_set_src_caps (h, cip_test_caps_new (GST_VIDEO_FORMAT_GRAY8,
+          src.width, src.height));
+  count = push_and_check (h, &src, FALSE, &ref_threshold);
+  threshold = get_threshold (otsu);
+  fail_unless_equals_int (threshold, expected_int (name, "otsu-threshold"));
+  fail_unless_equals_int (threshold, ref_threshold);
+  fail_unless_equals_int (count, expected_int (name,
+          "otsu-foreground-pixels"));
+
+  gst_object_unref (otsu);
+  cip_test_image_free (&src);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* invert=true: the same threshold, the other pixels 255. */
+GST_START_TEST (test_invert)
+{
+  const gchar *name = images[__i__];
+  GstHarness *h = cip_test_harness_new ("cudaotsu", "invert=true");
+  GstElement *otsu = cip_test_harness_element (h, "cudaotsu");
+  CipImage src = load (name);
+  guint ref_threshold, count;
+
+  gst_harness_set_src_caps (h, cip_test_caps_new (GST_VIDEO_FORMAT_GRAY8,
+          src.width, src.height));
+  count = push_and_check (h, &src, TRUE, &ref_threshold);
+  fail_unless_equals_int (get_threshold (otsu), expected_int (name,
+          "otsu-threshold"));
+  fail_unless_equals_int (count, src.width * src.height - expected_int (name,
+          "otsu-foreground-pixels"));
+
+  gst_object_unref (otsu);
+  cip_test_image_free (&src);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* invert can change in PLAYING between frames. */
+GST_START_TEST (test_invert_change_between_frames)
+{
+  static const gboolean order[] = { FALSE, TRUE, TRUE, FALSE };
+  GstHarness *h = cip_test_harness_new ("cudaotsu", NULL);
+  GstElement *otsu = cip_test_harness_element (h, "cudaotsu");
+  CipImage src = load ("coins");
+  guint total = src.width * src.height;
+  guint fg = expected_int ("coins", "otsu-foreground-pixels");
+  guint i, ref_threshold;
+
+  gst_harness_set_src_caps (h, cip_test_caps_new (GST_VIDEO_FORMAT_GRAY8,
+          src.width, src.height));
+  for (i = 0; i < G_N_ELEMENTS (order); i++) {
+    g_object_set (otsu, "invert", order[i], NULL);
+    fail_unless_equals_int (push_and_check (h, &src, order[i],
+            &ref_threshold), order[i] ? total - fg : fg);
+  }
+
+  gst_object_unref (otsu);
+  cip_test_image_free (&src);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A constant frame: threshold 0, all 0 if the value is 0, else all 255. */
+GST_START_TEST (test_constant_frames)
+{
+  static const guint8 values[] = { 0, 1, 200, 255 };
+  GstHarness *h = cip_test_harness_new ("cudaotsu", NULL);
+  GstElement *otsu = cip_test_harness_element (h, "cudaotsu");
+  CipImage src = cip_test_image_new (40, 30, CIP_FORMAT_GRAY8, 0);
+  guint i, ref_threshold;
+
+  gst_harness_set_src_caps (h, cip_test_caps_new (GST_VIDEO_FORMAT_GRAY8,
+          40, 30));
+  for (i = 0; i < G_N_ELEMENTS (values); i++) {
+    memset (src.data, values[i], src.stride * src.height);
+    fail_unless_equals_int (push_and_check (h, &src, FALSE, &ref_threshold),
+        values[i] ? 40 * 30 : 0);
+    fail_unless_equals_int (get_threshold (otsu), 0);
+  }
+
+  gst_object_unref (otsu);
+  cip_test_image_free (&src);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* post-messages=true: one "cudaotsu" element message per frame, in order,
+ * with the frame's threshold and timestamps. */
+GST_START_TEST (test_post_messages)
+{
+  GstHarness *h = cip_test_harness_new ("cudaotsu", "post-messages=true");
+  GstBus *bus = cip_test_harness_add_bus (h);
+  CipImage frames[3];
+  guint thresholds[3];
+  GstSegment segment;
+  GList *messages, *l;
+  guint i;
+
+  frames[0] = load ("camera");
+  frames[1] = load ("moon");
+  frames[2] = cip_test_image_random (512, 512, CIP_FORMAT_GRAY8, 3);
+
+  gst_harness_set_src_caps (h, cip_test_caps_new (GST_VIDEO_FORMAT_GRAY8,
+          512, 512));
+  /* A segment where PTS, stream time and running time all differ. */
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  segment.start = 1 * GST_SECOND;
+  segment.time = 10 * GST_SECOND;
+  segment.base = 100 * GST_SECOND;
+  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
+
+  for (i = 0; i < G_N_ELEMENTS (frames); i++) {
+    GstBuffer *in = cip_test_buffer_new (&frames[i]);
+    CipImage expected = cip_test_image_new (512, 512, CIP_FORMAT_GRAY8, 0);
+    guint8 t;
+    GstBuffer *out;
+
+    fail_unless_equals_int (cip_ref_otsu (&frames[i], &expected, FALSE, &t,
+            NULL), CIP_OK);
+    thresholds[i] = t;
+    GST_BUFFER_PTS (in) = 2 * GST_SECOND + i * 40 * GST_MSECOND;
+    GST_BUFFER_DURATION (in) = 40 * GST_MSECOND;
+    out = cip_test_push_pull (h, in);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (out),
+        2 * GST_SECOND + i * 40 * GST_MSECOND);
+    gst_buffer_unref (out);
+    cip_test_image_free (&expected);
+  }
+  fail_unless_equals_int (thresholds[0], expected_int ("camera",
+          "otsu-threshold"));
+  fail_unless_equals_int (thresholds[1], expected_int ("moon",
+          "otsu-threshold"));
+
+  messages = cip_test_bus_pop_element_messages (bus, "cudaotsu");
+  fail_unless_equals_int (g_list_length (messages), G_N_ELEMENTS (frames));
+  for (l = messages, i = 0; l; l = l->next, i++) {
+    GstMessage *msg = l->data;
+    const GstStructure *s = gst_message_get_structure (msg);
+    GstClockTime pts = 2 * GST_SECOND + i * 40 * GST_MSECOND;
+    guint threshold = 0;
+    guint64 timestamp = 0, stream_time = 0, running_time = 0, duration = 0;
+    gchar *src_name = gst_object_get_name (GST_MESSAGE_SRC (msg));
+
+    fail_unless (g_str_has_prefix (src_name, "cudaotsu"), "posted by %s",
+        src_name);
+    g_free (src_name);
+    fail_unless_equals_int (gst_structure_n_fields (s), 5);
+    fail_unless (gst_structure_get (s, "threshold", G_TYPE_UINT, &threshold,
+            "timestamp", G_TYPE_UINT64, &timestamp,
+            "stream-time", G_TYPE_UINT64, &stream_time,
+            "running-time", G_TYPE_UINT64, &running_time,
+            "duration", G_TYPE_UINT64, &duration, NULL),
+        "unexpected fields in %" GST_PTR_FORMAT, s);
+    fail_unless_equals_int (threshold, thresholds[i]);
+    fail_unless_equals_uint64 (timestamp, pts);
+    fail_unless_equals_uint64 (stream_time, pts - 1 * GST_SECOND +
+        10 * GST_SECOND);
+    fail_unless_equals_uint64 (running_time, pts - 1 * GST_SECOND +
+        100 * GST_SECOND);
+    fail_unless_equals_uint64 (duration, 40 * GST_MSECOND);
+  }
+  g_list_free_full (messages, (GDestroyNotify) gst_message_unref);
+  fail_unless_equals_int (cip_test_bus_pop_errors (bus, NULL), 0);
+
+  for (i = 0; i < G_N_ELEMENTS (frames); i++)
+    cip_test_image_free (&frames[i]);
+  gst_harness_teardown (h);
+  gst_object_unref (bus);
+}
+
+GST_END_TEST;
+
+/* post-messages=false (the default): no element message at all. */
+GST_START_TEST (test_no_messages_by_default)
+{
+  GstHarness *h = cip_test_harness_new ("cudaotsu", NULL);
+  GstElement *otsu = cip_test_harness_element (h, "cudaotsu");
+  GstBus *bus = cip_test_harness_add_bus (h);
+  CipImage src = load ("coins");
+  gboolean post = TRUE;
+  GstMessage *msg;
+  guint i;
+
+  g_object_get (otsu, "post-messages", &post, NULL);
+  fail_if (post);
+  gst_harness_set_src_caps (h, cip_test_caps_new (GST_VIDEO_FORMAT_GRAY8,
+          src.width, src.height));
+  for (i = 0; i < 3; i++) {
+    GstBuffer *in = cip_test_buffer_new (&src);
+
+    GST_BUFFER_PTS (in) = i * GST_SECOND;
+    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  }
+  fail_unless_equals_int (gst_harness_buffers_received (h), 3);
+  /* The frames were processed: the threshold is coins'. */
+  fail_unless_equals_int (get_threshold (otsu), expected_int ("coins",
+          "otsu-threshold"));
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
+  fail_unless (msg == NULL, "unexpected %" GST_PTR_FORMAT, msg);
+
+  gst_object_unref (otsu);
+  cip_test_image_free (&src);
+  gst_harness_teardown (h);
+  gst_object_unref (bus);
+}
+
+GST_END_TEST;
+
+static Suite *
+cudaotsu_suite (void)
+{
+  Suite *s = suite_create ("cudaotsu");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, CIP_TEST_TIMEOUT);
+  tcase_add_test (tc, test_threshold_zero_before_first_frame);
+  tcase_add_loop_test (tc, test_matches_opencv, 0, G_N_ELEMENTS (images));
+  tcase_add_loop_test (tc, test_invert, 0, G_N_ELEMENTS (images));
+  tcase_add_test (tc, test_invert_change_between_frames);
+  tcase_add_test (tc, test_constant_frames);
+  tcase_add_test (tc, test_post_messages);
+  tcase_add_test (tc, test_no_messages_by_default);
+
+  return s;
+}
+
+CIP_TEST_ELEMENT_MAIN (cudaotsu)
