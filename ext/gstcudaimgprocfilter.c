@@ -26,6 +26,7 @@
 #include "config.h"
 #endif
 
+#include <gst/cuda/cuda-gst.h>
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudaloader.h>
 #include <gst/cuda/gstcudautils.h>
@@ -40,6 +41,7 @@ enum
   PROP_0,
   PROP_BACKEND,
   PROP_CUDA_DEVICE_ID,
+  PROP_STATS,
 };
 
 #define DEFAULT_BACKEND GST_CUDA_IMGPROC_BACKEND_CUDA
@@ -55,6 +57,10 @@ typedef struct
    * after start(). */
   GstCudaImgprocBackend active_backend;
   GstCudaContext *context;
+  /* Device and page-locked allocations made and released by this
+   * element's stream, over the element's life. */
+  CipMemoryStats memory;
+  guint64 frames;
   CipStream *stream;
   guint8 *readback;
 
@@ -101,6 +107,8 @@ static void gst_cuda_imgproc_filter_get_property (GObject * object,
 static void gst_cuda_imgproc_filter_finalize (GObject * object);
 static void gst_cuda_imgproc_filter_set_context (GstElement * element,
     GstContext * context);
+static GstStateChangeReturn gst_cuda_imgproc_filter_change_state (GstElement *
+    element, GstStateChange transition);
 static gboolean gst_cuda_imgproc_filter_start (GstBaseTransform * trans);
 static gboolean gst_cuda_imgproc_filter_stop (GstBaseTransform * trans);
 static gboolean gst_cuda_imgproc_filter_query (GstBaseTransform * trans,
@@ -159,6 +167,25 @@ gst_cuda_imgproc_filter_class_init (GstCudaImgprocFilterClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 
+  /**
+   * GstCudaImgprocFilter:stats:
+   *
+   * Counters of the element's work: `frames` processed, and
+   * `device-allocations` and `device-frees`, the device and page-locked
+   * host allocations made and released since the element was created.
+   * Allocations happen when the element starts and when caps change,
+   * never per frame.
+   *
+   * Since: 0.1
+   */
+  g_object_class_install_property (gobject_class, PROP_STATS,
+      g_param_spec_boxed ("stats", "Statistics",
+          "Frames processed, and device and page-locked allocations made and "
+          "released (at start and caps changes, never per frame)",
+          GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  element_class->change_state =
+      GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_change_state);
   element_class->set_context =
       GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_set_context);
 
@@ -235,6 +262,12 @@ gst_cuda_imgproc_filter_get_property (GObject * object, guint prop_id,
       break;
     case PROP_CUDA_DEVICE_ID:
       g_value_set_int (value, priv->device_id);
+      break;
+    case PROP_STATS:
+      g_value_take_boxed (value, gst_structure_new ("cudaimgproc-stats",
+              "frames", G_TYPE_UINT64, priv->frames,
+              "device-allocations", G_TYPE_UINT64, priv->memory.allocations,
+              "device-frees", G_TYPE_UINT64, priv->memory.frees, NULL));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -323,6 +356,72 @@ gst_cuda_imgproc_filter_query (GstBaseTransform * trans,
       (trans, direction, query);
 }
 
+/* Whether a driver and the device are there; posts the reason when not.
+ * Checked before libgstcuda creates a context, which in 1.22 does not
+ * recover from a failed cuInit. */
+static gboolean
+check_cuda_device (GstCudaImgprocFilter * filter, gint device_id)
+{
+  gint n_devices = 0;
+  CUresult result;
+
+  if (!gst_cuda_load_library ()) {
+    GST_ELEMENT_ERROR (filter, RESOURCE, NOT_FOUND,
+        ("No CUDA driver: the NVIDIA driver library (libcuda.so.1) could not "
+            "be loaded. Use backend=cpu to run without a GPU."),
+        ("gst_cuda_load_library() failed"));
+    return FALSE;
+  }
+
+  result = CuInit (0);
+  if (result == CUDA_SUCCESS)
+    result = CuDeviceGetCount (&n_devices);
+  if (result != CUDA_SUCCESS || n_devices == 0) {
+    const gchar *name = NULL;
+
+    CuGetErrorName (result, &name);
+    GST_ELEMENT_ERROR (filter, RESOURCE, NOT_FOUND,
+        ("No usable CUDA device. Use backend=cpu to run without a GPU."),
+        ("cuInit/cuDeviceGetCount: %s, %d devices",
+            name ? name : "no error", n_devices));
+    return FALSE;
+  }
+  if (device_id >= n_devices) {
+    GST_ELEMENT_ERROR (filter, RESOURCE, NOT_FOUND,
+        ("CUDA device %d is not available: there are %d devices. Use "
+            "backend=cpu to run without a GPU.", device_id, n_devices),
+        (NULL));
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* A missing driver or device fails the change to READY, with the reason. */
+static GstStateChangeReturn
+gst_cuda_imgproc_filter_change_state (GstElement * element,
+    GstStateChange transition)
+{
+  GstCudaImgprocFilter *filter = GST_CUDA_IMGPROC_FILTER (element);
+  GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
+
+  if (transition == GST_STATE_CHANGE_NULL_TO_READY) {
+    GstCudaImgprocBackend backend;
+    gint device_id;
+
+    GST_OBJECT_LOCK (filter);
+    backend = priv->backend;
+    device_id = priv->device_id;
+    GST_OBJECT_UNLOCK (filter);
+
+    if (backend == GST_CUDA_IMGPROC_BACKEND_CUDA &&
+        !check_cuda_device (filter, device_id))
+      return GST_STATE_CHANGE_FAILURE;
+  }
+
+  return GST_ELEMENT_CLASS (gst_cuda_imgproc_filter_parent_class)->change_state
+      (element, transition);
+}
+
 /* Releases the device images; with the context current. */
 static void
 free_device_images (GstCudaImgprocFilterPrivate * priv)
@@ -353,15 +452,17 @@ gst_cuda_imgproc_filter_start (GstBaseTransform * trans)
     return TRUE;
   }
 
-  if (!gst_cuda_load_library ())
-    goto no_driver;
+  /* Checked again: the backend may have changed in READY. */
+  if (!check_cuda_device (filter, device_id))
+    return FALSE;
   if (!gst_cuda_ensure_element_context (GST_ELEMENT (filter), device_id,
           &priv->context))
     goto no_device;
 
   if (!gst_cuda_context_push (priv->context))
     goto push_failed;
-  status = cip_stream_new (&priv->stream, error, sizeof (error));
+  status = cip_stream_new (&priv->stream, &priv->memory, error,
+      sizeof (error));
   if (status == CIP_OK && klass->readback_size > 0) {
     status = cip_host_alloc ((void **) &priv->readback, klass->readback_size,
         priv->stream);
@@ -375,12 +476,6 @@ gst_cuda_imgproc_filter_start (GstBaseTransform * trans)
   GST_DEBUG_OBJECT (filter, "running on CUDA device %d", device_id);
   return TRUE;
 
-no_driver:
-  GST_ELEMENT_ERROR (filter, RESOURCE, NOT_FOUND,
-      ("No CUDA driver: the NVIDIA driver library (libcuda.so.1) could not "
-          "be loaded. Use backend=cpu to run without a GPU."),
-      ("gst_cuda_load_library() failed"));
-  return FALSE;
 no_device:
   if (device_id < 0)
     GST_ELEMENT_ERROR (filter, RESOURCE, NOT_FOUND,
@@ -662,6 +757,7 @@ gst_cuda_imgproc_filter_transform (GstBaseTransform * trans,
   gst_video_frame_unmap (&out_frame);
   gst_video_frame_unmap (&in_frame);
 
+  priv->frames++;
   if (klass->frame_done)
     klass->frame_done (filter, outbuf, priv->readback);
   return GST_FLOW_OK;

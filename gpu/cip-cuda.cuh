@@ -38,6 +38,7 @@ struct _CipStream
   uint32_t *hist;               /* CIP_HIST_BINS counters */
   uint8_t *lut;                 /* CIP_HIST_BINS entries */
   uint8_t *threshold;           /* one byte */
+  CipMemoryStats *stats;        /* the owner's counters, or NULL */
   char error[256];
 };
 

@@ -107,8 +107,12 @@ CipStatus cip_image_validate (const CipImage * image);
  * driver or no device. */
 CipStatus cip_device_count (int *count);
 
-/* Streams, in the current context. */
-CipStatus cip_stream_new (CipStream ** stream, char *error, size_t error_size);
+/* Streams, in the current context.  Every allocation and release made
+ * with the stream (its own scratch included) is also added to @stats when
+ * set, which must outlive the stream.  On failure @error, when set, says
+ * why. */
+CipStatus cip_stream_new (CipStream ** stream, CipMemoryStats * stats,
+    char *error, size_t error_size);
 void cip_stream_free (CipStream * stream);
 CipStatus cip_stream_synchronize (CipStream * stream);
 /* The CUDA stream (a cudaStream_t). */
@@ -122,6 +126,7 @@ CipStatus cip_image_alloc (CipImage * image, int width, int height,
 void cip_image_free (CipImage * image, CipStream * stream);
 CipStatus cip_host_alloc (void **ptr, size_t size, CipStream * stream);
 void cip_host_free (void *ptr, CipStream * stream);
+/* All allocations and releases of the process, through any stream. */
 void cip_memory_stats (CipMemoryStats * stats);
 
 /* Copies the pixels of @src into @dst (same size and format), host or

@@ -20,15 +20,19 @@ static uint64_t allocations_made;
 static uint64_t allocations_freed;
 
 static void
-count_allocation (void)
+count_allocation (CipStream * stream)
 {
   __atomic_fetch_add (&allocations_made, 1, __ATOMIC_RELAXED);
+  if (stream && stream->stats)
+    stream->stats->allocations++;
 }
 
 static void
-count_free (void)
+count_free (CipStream * stream)
 {
   __atomic_fetch_add (&allocations_freed, 1, __ATOMIC_RELAXED);
+  if (stream && stream->stats)
+    stream->stats->frees++;
 }
 
 static CipStatus
@@ -85,22 +89,24 @@ stream_init (CipStream * s)
           cudaStreamNonBlocking));
   CIP_CUDA_TRY (s, cudaMalloc ((void **) &s->hist,
           CIP_HIST_BINS * sizeof (uint32_t)));
-  count_allocation ();
+  count_allocation (s);
   CIP_CUDA_TRY (s, cudaMalloc ((void **) &s->lut, CIP_HIST_BINS));
-  count_allocation ();
+  count_allocation (s);
   CIP_CUDA_TRY (s, cudaMalloc ((void **) &s->threshold, 1));
-  count_allocation ();
+  count_allocation (s);
   return CIP_OK;
 }
 
 CipStatus
-cip_stream_new (CipStream ** stream, char *error, size_t error_size)
+cip_stream_new (CipStream ** stream, CipMemoryStats * stats, char *error,
+    size_t error_size)
 {
   CipStream *s = (CipStream *) calloc (1, sizeof (CipStream));
   CipStatus status;
 
   if (s == NULL)
     return CIP_ERROR_OUT_OF_MEMORY;
+  s->stats = stats;
   status = stream_init (s);
   if (status != CIP_OK) {
     if (error && error_size)
@@ -123,15 +129,15 @@ cip_stream_free (CipStream * stream)
   }
   if (stream->hist) {
     cudaFree (stream->hist);
-    count_free ();
+    count_free (stream);
   }
   if (stream->lut) {
     cudaFree (stream->lut);
-    count_free ();
+    count_free (stream);
   }
   if (stream->threshold) {
     cudaFree (stream->threshold);
-    count_free ();
+    count_free (stream);
   }
   free (stream);
 }
@@ -171,7 +177,7 @@ cip_image_alloc (CipImage * image, int width, int height, CipFormat format,
 
   CIP_CUDA_TRY (stream, cudaMallocPitch (&data, &pitch,
           (size_t) width * bpp, height));
-  count_allocation ();
+  count_allocation (stream);
   image->data = data;
   image->width = width;
   image->height = height;
@@ -183,11 +189,10 @@ cip_image_alloc (CipImage * image, int width, int height, CipFormat format,
 void
 cip_image_free (CipImage * image, CipStream * stream)
 {
-  (void) stream;
   if (image == NULL || image->data == NULL)
     return;
   cudaFree (image->data);
-  count_free ();
+  count_free (stream);
   memset (image, 0, sizeof (*image));
 }
 
@@ -196,18 +201,17 @@ cip_host_alloc (void **ptr, size_t size, CipStream * stream)
 {
   /* Portable: pinned for every context, whichever is current later. */
   CIP_CUDA_TRY (stream, cudaHostAlloc (ptr, size, cudaHostAllocPortable));
-  count_allocation ();
+  count_allocation (stream);
   return CIP_OK;
 }
 
 void
 cip_host_free (void *ptr, CipStream * stream)
 {
-  (void) stream;
   if (ptr == NULL)
     return;
   cudaFreeHost (ptr);
-  count_free ();
+  count_free (stream);
 }
 
 void

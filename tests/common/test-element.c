@@ -11,8 +11,6 @@
 #define _GNU_SOURCE
 #endif
 
-#include <dlfcn.h>
-#include <elf.h>
 #include <errno.h>
 #include <string.h>
 #include <sys/types.h>
@@ -424,105 +422,17 @@ cip_test_bus_pop_element_messages (GstBus * bus, const gchar * name)
   return g_list_reverse (list);
 }
 
-/* The plugin links its own copy of the cip library, with the symbols
- * hidden: cip_memory_stats() of this binary counts only this binary's
- * allocations.  The plugin's copy is found by name (if the plugin exports
- * it, or a gst_cuda_imgproc_memory_stats() wrapper) or else in its ELF
- * symbol table, relative to an exported symbol (an unstripped build). */
-typedef void (*CipMemoryStatsFunc) (CipMemoryStats * stats);
-
-#define PLUGIN_ANCHOR "gst_plugin_cudaimgproc_get_desc"
-
-static gboolean
-elf_symbol_values (const guint8 * file, gsize size, const gchar * name,
-    guint64 * name_value, guint64 * anchor_value)
+/* The element's "stats" property. */
+guint64
+cip_test_element_stat (GstElement * element, const gchar * field)
 {
-  const Elf64_Ehdr *eh = (const Elf64_Ehdr *) file;
-  const Elf64_Shdr *sections;
-  gboolean have_name = FALSE, have_anchor = FALSE;
-  guint i;
+  GstStructure *stats = NULL;
+  guint64 value = 0;
 
-  if (size < sizeof (*eh) || memcmp (eh->e_ident, ELFMAG, SELFMAG) != 0 ||
-      eh->e_ident[EI_CLASS] != ELFCLASS64 ||
-      eh->e_shoff + (guint64) eh->e_shnum * sizeof (Elf64_Shdr) > size)
-    return FALSE;
-  sections = (const Elf64_Shdr *) (file + eh->e_shoff);
-
-  for (i = 0; i < eh->e_shnum; i++) {
-    const Elf64_Shdr *symtab = &sections[i];
-    const Elf64_Shdr *strtab;
-    const Elf64_Sym *syms;
-    guint64 n, j;
-
-    if (symtab->sh_type != SHT_SYMTAB || symtab->sh_link >= eh->e_shnum ||
-        symtab->sh_offset + symtab->sh_size > size)
-      continue;
-    strtab = &sections[symtab->sh_link];
-    if (strtab->sh_offset + strtab->sh_size > size)
-      continue;
-    syms = (const Elf64_Sym *) (file + symtab->sh_offset);
-    n = symtab->sh_size / sizeof (Elf64_Sym);
-    for (j = 0; j < n; j++) {
-      const gchar *sym_name;
-
-      if (syms[j].st_name >= strtab->sh_size || syms[j].st_value == 0 ||
-          ELF64_ST_TYPE (syms[j].st_info) != STT_FUNC)
-        continue;
-      sym_name = (const gchar *) file + strtab->sh_offset + syms[j].st_name;
-      if (!have_name && strcmp (sym_name, name) == 0) {
-        *name_value = syms[j].st_value;
-        have_name = TRUE;
-      } else if (!have_anchor && strcmp (sym_name, PLUGIN_ANCHOR) == 0) {
-        *anchor_value = syms[j].st_value;
-        have_anchor = TRUE;
-      }
-    }
-  }
-  return have_name && have_anchor;
-}
-
-static CipMemoryStatsFunc
-find_plugin_memory_stats (void)
-{
-  GstPlugin *plugin = gst_plugin_load_by_name ("cudaimgproc");
-  CipMemoryStatsFunc func = NULL;
-  const gchar *filename;
-  gpointer handle, anchor;
-  gchar *contents = NULL;
-  gsize length = 0;
-  guint64 func_value = 0, anchor_value = 0;
-
-  fail_unless (plugin != NULL, "the cudaimgproc plugin does not load");
-  filename = gst_plugin_get_filename (plugin);
-  handle = dlopen (filename, RTLD_LAZY | RTLD_NOLOAD);
-  fail_unless (handle != NULL, "%s is not loaded: %s", filename, dlerror ());
-
-  func = (CipMemoryStatsFunc) dlsym (handle, "cip_memory_stats");
-  if (func == NULL)
-    func = (CipMemoryStatsFunc) dlsym (handle,
-        "gst_cuda_imgproc_memory_stats");
-  anchor = dlsym (handle, PLUGIN_ANCHOR);
-  if (func == NULL && anchor != NULL &&
-      g_file_get_contents (filename, &contents, &length, NULL) &&
-      elf_symbol_values ((const guint8 *) contents, length,
-          "cip_memory_stats", &func_value, &anchor_value))
-    func = (CipMemoryStatsFunc) ((guint8 *) anchor - anchor_value +
-        func_value);
-  g_free (contents);
-  dlclose (handle);
-  gst_object_unref (plugin);
-
-  fail_unless (func != NULL, "cannot find cip_memory_stats in %s: the plugin "
-      "neither exports it nor has a symbol table", filename);
-  return func;
-}
-
-void
-cip_test_plugin_memory_stats (CipMemoryStats * stats)
-{
-  static CipMemoryStatsFunc func = NULL;
-
-  if (func == NULL)
-    func = find_plugin_memory_stats ();
-  func (stats);
+  g_object_get (element, "stats", &stats, NULL);
+  fail_unless (stats != NULL);
+  fail_unless (gst_structure_get_uint64 (stats, field, &value),
+      "no %s in %" GST_PTR_FORMAT, field, stats);
+  gst_structure_free (stats);
+  return value;
 }

@@ -128,9 +128,8 @@ void cip_test_bus_assert_one_error (GstBus * bus, GQuark domain, gint code,
  * oldest first (free with g_list_free_full (l, gst_message_unref)). */
 GList *cip_test_bus_pop_element_messages (GstBus * bus, const gchar * name);
 
-/* The allocation counters of the cip library inside the loaded plugin
- * (not of this binary's own copy of it). */
-void cip_test_plugin_memory_stats (CipMemoryStats * stats);
+/* A uint64 field of the element's "stats" property. */
+guint64 cip_test_element_stat (GstElement * element, const gchar * field);
 
 G_END_DECLS
 

@@ -786,7 +786,7 @@ test_memory_stats (void)
   for (i = 0; i < (int) G_N_ELEMENTS (extra); i++)
     CHECK (cip_image_alloc (&extra[i], 17 + i, 5, (CipFormat) i, stream));
   CHECK (cip_host_alloc (&pinned, 4096, stream));
-  status = cip_stream_new (&other, error, sizeof (error));
+  status = cip_stream_new (&other, NULL, error, sizeof (error));
   if (status != CIP_OK)
     fail ("cip_stream_new: %s: %s", cip_status_name (status), error);
   cip_memory_stats (&after);
@@ -824,7 +824,7 @@ test_streams (void)
   CipStatus status;
   int i;
 
-  status = cip_stream_new (&other, error, sizeof (error));
+  status = cip_stream_new (&other, NULL, error, sizeof (error));
   if (status != CIP_OK)
     fail ("cip_stream_new: %s: %s", cip_status_name (status), error);
   g_assert_nonnull (cip_stream_handle (other));
@@ -1092,7 +1092,7 @@ main (int argc, char **argv)
   g_assert_cmpint (cip_device_count (&count), ==, CIP_OK);
   g_assert_cmpint (count, >=, 1);
 
-  status = cip_stream_new (&stream, error, sizeof (error));
+  status = cip_stream_new (&stream, NULL, error, sizeof (error));
   if (status != CIP_OK)
     g_error ("cip_stream_new: %s: %s", cip_status_name (status), error);
   g_assert_nonnull (cip_stream_handle (stream));
