@@ -13,7 +13,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}
 out=${2:-demo-out}
-data=$top/tests/data
+data=$top/examples/data
 
 export GST_PLUGIN_PATH="$build/ext${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
 mkdir -p "$out"
@@ -34,9 +34,9 @@ else
   echo "        (the reference implementation: identical output, slower)."
 fi
 
-# decode IMAGE: a launch-line fragment that decodes tests/data/IMAGE.
+# decode IMAGE: a launch-line fragment that decodes examples/data/IMAGE.
 decode () {
-  echo "filesrc location=$data/$1 ! pnmdec ! videoconvert"
+  echo "filesrc location=$data/$1 ! pngdec ! videoconvert"
 }
 
 run () {
@@ -46,22 +46,22 @@ run () {
   echo "  wrote $out/$name.png"
 }
 
-run chelsea-gray $(decode chelsea.ppm) ! video/x-raw,format=RGBA ! \
+run chelsea-gray $(decode chelsea.png) ! video/x-raw,format=RGBA ! \
   cudagray backend=$backend
-run chelsea-gray-luminosity $(decode chelsea.ppm) ! video/x-raw,format=RGBA ! \
+run chelsea-gray-luminosity $(decode chelsea.png) ! video/x-raw,format=RGBA ! \
   cudagray backend=$backend method=luminosity
-run moon-equalize $(decode moon.pgm) ! video/x-raw,format=GRAY8 ! \
+run moon-equalize $(decode moon.png) ! video/x-raw,format=GRAY8 ! \
   cudaequalize backend=$backend
-run phantom-mask $(decode phantom.pgm) ! video/x-raw,format=GRAY8 ! \
+run phantom-mask $(decode phantom.png) ! video/x-raw,format=GRAY8 ! \
   cudamask backend=$backend
-run coins-otsu $(decode coins.pgm) ! video/x-raw,format=GRAY8 ! \
+run coins-otsu $(decode coins.png) ! video/x-raw,format=GRAY8 ! \
   cudaotsu backend=$backend
 # The four chained: gray, equalize, Otsu, then the background as a mask.
-run chelsea-chain $(decode chelsea.ppm) ! video/x-raw,format=RGBA ! \
+run chelsea-chain $(decode chelsea.png) ! video/x-raw,format=RGBA ! \
   cudagray backend=$backend ! cudaequalize backend=$backend ! \
   cudaotsu backend=$backend ! cudamask backend=$backend invert=true
 
 # The Otsu threshold of each frame, as the element posts it on the bus.
-gst-launch-1.0 -m $(decode coins.pgm) ! video/x-raw,format=GRAY8 ! \
+gst-launch-1.0 -m $(decode coins.png) ! video/x-raw,format=GRAY8 ! \
   cudaotsu backend=$backend post-messages=true ! fakesink 2>&1 |
   sed -n 's/.*(element): cudaotsu, threshold=(uint)\([0-9]*\).*/  coins: Otsu threshold \1 (OpenCV: 107)/p'

@@ -513,10 +513,14 @@ GST_START_TEST (test_no_allocation_per_frame)
   GstHarness *h;
   guint i;
 
+  /* The harness starts the element: the stream and its scratch exist. */
   h = cip_test_harness_new (c->name, NULL);
   element = cip_test_harness_element (h, c->name);
-  fail_unless_equals_uint64 (cip_test_element_stat (element,
-          "device-allocations"), 0);
+  if (cip_test_backend_is_cuda ())
+    fail_unless (cip_test_element_stat (element, "device-allocations") > 0);
+  else
+    fail_unless_equals_uint64 (cip_test_element_stat (element,
+            "device-allocations"), 0);
 
   set_caps (h, c->format, 320, 240);
   push_and_check_frame (h, c->name, c->format, 320, 240, 0);
