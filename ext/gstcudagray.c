@@ -102,8 +102,6 @@ static void gst_cuda_gray_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec);
 static void gst_cuda_gray_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec);
-static GstCaps *gst_cuda_gray_transform_caps (GstBaseTransform * trans,
-    GstPadDirection direction, GstCaps * caps, GstCaps * filter);
 static CipStatus gst_cuda_gray_process (GstCudaImgprocFilter * filter,
     const CipImage * src, CipImage * dst, guint8 * readback,
     CipStream * stream);
@@ -141,12 +139,12 @@ gst_cuda_gray_class_init (GstCudaGrayClass * klass)
       "Converts colour video to GRAY8 on the GPU",
       "gst-cuda-imgproc authors");
 
-  trans_class->transform_caps =
-      GST_DEBUG_FUNCPTR (gst_cuda_gray_transform_caps);
   /* GRAY8 in, GRAY8 out: nothing to compute. */
   trans_class->passthrough_on_same_caps = TRUE;
 
   filter_class->process = GST_DEBUG_FUNCPTR (gst_cuda_gray_process);
+  filter_class->input_formats = input_formats;
+  filter_class->output_formats = output_formats;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_GRAY_METHOD, 0);
 }
@@ -191,29 +189,6 @@ gst_cuda_gray_get_property (GObject * object, guint prop_id, GValue * value,
       break;
   }
   GST_OBJECT_UNLOCK (self);
-}
-
-/* Any input format becomes GRAY8 of the same size and rate, and back. */
-static GstCaps *
-gst_cuda_gray_transform_caps (GstBaseTransform * trans,
-    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
-{
-  GstCaps *result;
-
-  result = gst_cuda_imgproc_filter_caps_set_formats (gst_caps_copy (caps),
-      direction == GST_PAD_SINK ? output_formats : input_formats);
-
-  if (filter) {
-    GstCaps *tmp = gst_caps_intersect_full (filter, result,
-        GST_CAPS_INTERSECT_FIRST);
-
-    gst_caps_unref (result);
-    result = tmp;
-  }
-
-  GST_DEBUG_OBJECT (trans, "%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, caps,
-      result);
-  return result;
 }
 
 static CipStatus

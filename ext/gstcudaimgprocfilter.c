@@ -29,9 +29,12 @@
 #include <gst/cuda/cuda-gst.h>
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
 
 #include "gstcudaimgprocfilter.h"
+#include "gstcudaimgprochostallocator.h"
+#include "gstcudaimgprocpool.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_imgproc_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_imgproc_filter_debug
@@ -61,12 +64,17 @@ typedef struct
    * element's stream, over the element's life. */
   CipMemoryStats memory;
   guint64 frames;
+  guint64 uploads;              /* frames copied host to device */
+  guint64 downloads;            /* frames copied device to host */
   CipStream *stream;
   guint8 *readback;
+  GstAllocator *host_allocator;  /* page-locked, for system-memory pools */
 
   /* Per caps. */
   GstVideoInfo in_info;
   GstVideoInfo out_info;
+  gboolean in_cuda;             /* caps say memory:CUDAMemory */
+  gboolean out_cuda;
   CipFormat src_format;
   CipImage device_src;
   CipImage device_dst;
@@ -113,11 +121,15 @@ static gboolean gst_cuda_imgproc_filter_start (GstBaseTransform * trans);
 static gboolean gst_cuda_imgproc_filter_stop (GstBaseTransform * trans);
 static gboolean gst_cuda_imgproc_filter_query (GstBaseTransform * trans,
     GstPadDirection direction, GstQuery * query);
+static GstCaps *gst_cuda_imgproc_filter_transform_caps (GstBaseTransform *
+    trans, GstPadDirection direction, GstCaps * caps, GstCaps * filter);
 static gboolean gst_cuda_imgproc_filter_transform_size (GstBaseTransform *
     trans, GstPadDirection direction, GstCaps * caps, gsize size,
     GstCaps * othercaps, gsize * othersize);
 static gboolean gst_cuda_imgproc_filter_propose_allocation (GstBaseTransform
     * trans, GstQuery * decide_query, GstQuery * query);
+static gboolean gst_cuda_imgproc_filter_decide_allocation (GstBaseTransform *
+    trans, GstQuery * query);
 static gboolean gst_cuda_imgproc_filter_set_caps (GstBaseTransform * trans,
     GstCaps * incaps, GstCaps * outcaps);
 static void gst_cuda_imgproc_filter_before_transform (GstBaseTransform *
@@ -170,18 +182,20 @@ gst_cuda_imgproc_filter_class_init (GstCudaImgprocFilterClass * klass)
   /**
    * GstCudaImgprocFilter:stats:
    *
-   * Counters of the element's work: `frames` processed, and
+   * Counters of the element's work since it was created: `frames`
+   * processed; `uploads` and `downloads`, the frames it copied between host
+   * and device memory (none when both pads carry CUDA memory);
    * `device-allocations` and `device-frees`, the device and page-locked
-   * host allocations made and released since the element was created.
-   * Allocations happen when the element starts and when caps change,
-   * never per frame.
+   * buffers it allocated and released for itself, which happens when it
+   * starts and when caps change, never per frame.
    *
    * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics",
-          "Frames processed, and device and page-locked allocations made and "
-          "released (at start and caps changes, never per frame)",
+          "Frames processed, frames uploaded and downloaded, and device and "
+          "page-locked allocations made and released (at start and caps "
+          "changes, never per frame)",
           GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   element_class->change_state =
@@ -192,10 +206,14 @@ gst_cuda_imgproc_filter_class_init (GstCudaImgprocFilterClass * klass)
   trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_stop);
   trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_query);
+  trans_class->transform_caps =
+      GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_transform_caps);
   trans_class->transform_size =
       GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_transform_size);
   trans_class->propose_allocation =
       GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_propose_allocation);
+  trans_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_decide_allocation);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_set_caps);
   trans_class->before_transform =
       GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_before_transform);
@@ -266,6 +284,8 @@ gst_cuda_imgproc_filter_get_property (GObject * object, guint prop_id,
     case PROP_STATS:
       g_value_take_boxed (value, gst_structure_new ("cudaimgproc-stats",
               "frames", G_TYPE_UINT64, priv->frames,
+              "uploads", G_TYPE_UINT64, priv->uploads,
+              "downloads", G_TYPE_UINT64, priv->downloads,
               "device-allocations", G_TYPE_UINT64, priv->memory.allocations,
               "device-frees", G_TYPE_UINT64, priv->memory.frees, NULL));
       break;
@@ -290,10 +310,9 @@ gst_cuda_imgproc_filter_get_backend (GstCudaImgprocFilter * filter)
 
 /* Replaces the format of every structure of @caps with @formats (a
  * NULL-terminated list) and drops the fields that belong to the old
- * format.  Takes ownership of @caps. */
-GstCaps *
-gst_cuda_imgproc_filter_caps_set_formats (GstCaps * caps,
-    const gchar * const *formats)
+ * format. */
+static void
+caps_set_formats (GstCaps * caps, const gchar * const *formats)
 {
   GValue list = G_VALUE_INIT;
   guint i;
@@ -307,7 +326,6 @@ gst_cuda_imgproc_filter_caps_set_formats (GstCaps * caps,
     gst_value_list_append_and_take_value (&list, &v);
   }
 
-  caps = gst_caps_make_writable (caps);
   for (i = 0; i < gst_caps_get_size (caps); i++) {
     GstStructure *s = gst_caps_get_structure (caps, i);
 
@@ -318,8 +336,59 @@ gst_cuda_imgproc_filter_caps_set_formats (GstCaps * caps,
     gst_structure_remove_fields (s, "colorimetry", "chroma-site", NULL);
   }
   g_value_unset (&list);
+}
 
-  return gst_caps_simplify (caps);
+/* @caps with every structure's memory feature set to @feature. */
+static GstCaps *
+caps_with_feature (GstCaps * caps, const gchar * feature)
+{
+  GstCaps *result = gst_caps_copy (caps);
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (result); i++)
+    gst_caps_set_features (result, i, gst_caps_features_new (feature, NULL));
+  return result;
+}
+
+/* The same frames (or, for elements that change the format, the formats
+ * the other pad has) in CUDA memory first, so that CUDA neighbours get
+ * device frames, then in system memory.  The cpu backend stays in system
+ * memory. */
+static GstCaps *
+gst_cuda_imgproc_filter_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  GstCudaImgprocFilter *self = GST_CUDA_IMGPROC_FILTER (trans);
+  GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (self);
+  const gchar *const *formats = direction == GST_PAD_SINK ?
+      klass->output_formats : klass->input_formats;
+  GstCaps *other, *result;
+
+  other = gst_caps_copy (caps);
+  if (formats)
+    caps_set_formats (other, formats);
+
+  if (gst_cuda_imgproc_filter_get_backend (self) ==
+      GST_CUDA_IMGPROC_BACKEND_CUDA) {
+    result = caps_with_feature (other, GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
+    result = gst_caps_merge (result, caps_with_feature (other,
+            GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY));
+  } else {
+    result = caps_with_feature (other, GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY);
+  }
+  gst_caps_unref (other);
+
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, result,
+        GST_CAPS_INTERSECT_FIRST);
+
+    gst_caps_unref (result);
+    result = tmp;
+  }
+
+  GST_DEBUG_OBJECT (trans, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+      direction == GST_PAD_SINK ? "sink" : "src", caps, result);
+  return result;
 }
 
 static void
@@ -461,6 +530,7 @@ gst_cuda_imgproc_filter_start (GstBaseTransform * trans)
 
   if (!gst_cuda_context_push (priv->context))
     goto push_failed;
+  priv->host_allocator = gst_cuda_imgproc_host_allocator_new (priv->context);
   status = cip_stream_new (&priv->stream, &priv->memory, error,
       sizeof (error));
   if (status == CIP_OK && klass->readback_size > 0) {
@@ -520,6 +590,7 @@ gst_cuda_imgproc_filter_stop (GstBaseTransform * trans)
   }
   priv->readback = NULL;
   priv->stream = NULL;
+  gst_clear_object (&priv->host_allocator);
   gst_clear_object (&priv->context);
   return TRUE;
 }
@@ -538,17 +609,128 @@ gst_cuda_imgproc_filter_transform_size (GstBaseTransform * trans,
   return TRUE;
 }
 
-/* Upstream may hand us frames with padded strides and plane offsets. */
+static gboolean
+caps_are_cuda (GstCaps * caps)
+{
+  GstCapsFeatures *features = gst_caps_get_features (caps, 0);
+
+  return features != NULL && gst_caps_features_contains (features,
+      GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
+}
+
+/* A pool of @caps frames: CUDA memory in the element's context, or
+ * page-locked system memory (on the cuda backend), with video meta. */
+static GstBufferPool *
+make_pool (GstCudaImgprocFilter * filter, GstCaps * caps, guint min_buffers,
+    guint * size)
+{
+  GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
+  GstBufferPool *pool;
+  GstStructure *config;
+  GstVideoInfo info;
+
+  if (!gst_video_info_from_caps (&info, caps))
+    return NULL;
+
+  if (caps_are_cuda (caps)) {
+    pool = gst_cuda_imgproc_pool_new (priv->context);
+  } else {
+    pool = gst_video_buffer_pool_new ();
+  }
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&info),
+      min_buffers, 0);
+  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!caps_are_cuda (caps))
+    gst_buffer_pool_config_set_allocator (config, priv->host_allocator, NULL);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    GST_WARNING_OBJECT (filter, "could not configure a pool for %"
+        GST_PTR_FORMAT, caps);
+    gst_object_unref (pool);
+    return NULL;
+  }
+
+  /* The CUDA pool knows the real frame size only once configured. */
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_get_params (config, NULL, size, NULL, NULL);
+  gst_structure_free (config);
+  return pool;
+}
+
+/* Upstream may send frames with padded strides and plane offsets; on the
+ * cuda backend it gets a pool of frames that upload fast: device frames
+ * for CUDA caps, page-locked ones for system memory. */
 static gboolean
 gst_cuda_imgproc_filter_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
 {
+  GstCudaImgprocFilter *filter = GST_CUDA_IMGPROC_FILTER (trans);
+  GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
+  GstBufferPool *pool;
+  GstCaps *caps;
+  guint size;
+
   if (!GST_BASE_TRANSFORM_CLASS
       (gst_cuda_imgproc_filter_parent_class)->propose_allocation (trans,
           decide_query, query))
     return FALSE;
+  /* Passthrough: downstream answered. */
+  if (decide_query == NULL)
+    return TRUE;
 
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (caps == NULL || priv->active_backend != GST_CUDA_IMGPROC_BACKEND_CUDA ||
+      gst_query_get_n_allocation_pools (query) > 0)
+    return TRUE;
+
+  pool = make_pool (filter, caps, 0, &size);
+  if (pool) {
+    gst_query_add_allocation_pool (query, pool, size, 0, 0);
+    gst_object_unref (pool);
+  }
+  return TRUE;
+}
+
+/* CUDA-memory output always comes from the element's own pool (its
+ * context, and GRAY8, which no other CUDA pool has).  System-memory output
+ * comes from downstream's pool if it offers one, else from a page-locked
+ * pool, so that the download is asynchronous and at full speed. */
+static gboolean
+gst_cuda_imgproc_filter_decide_allocation (GstBaseTransform * trans,
+    GstQuery * query)
+{
+  GstCudaImgprocFilter *filter = GST_CUDA_IMGPROC_FILTER (trans);
+  GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
+  GstBufferPool *pool;
+  GstCaps *caps;
+  guint size, min_buffers = 0;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (caps == NULL || priv->active_backend != GST_CUDA_IMGPROC_BACKEND_CUDA ||
+      (!caps_are_cuda (caps) && gst_query_get_n_allocation_pools (query) > 0))
+    return GST_BASE_TRANSFORM_CLASS
+        (gst_cuda_imgproc_filter_parent_class)->decide_allocation (trans,
+        query);
+
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_parse_nth_allocation_pool (query, 0, NULL, NULL, &min_buffers,
+        NULL);
+
+  pool = make_pool (filter, caps, min_buffers, &size);
+  if (pool == NULL) {
+    GST_ELEMENT_ERROR (filter, RESOURCE, NO_SPACE_LEFT,
+        ("Could not allocate output frames for %" GST_PTR_FORMAT ".", caps),
+        (NULL));
+    return FALSE;
+  }
+
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min_buffers, 0);
+  else
+    gst_query_add_allocation_pool (query, pool, size, min_buffers, 0);
+  gst_object_unref (pool);
   return TRUE;
 }
 
@@ -620,6 +802,8 @@ gst_cuda_imgproc_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
 
   priv->in_info = in_info;
   priv->out_info = out_info;
+  priv->in_cuda = caps_are_cuda (incaps);
+  priv->out_cuda = caps_are_cuda (outcaps);
   priv->src_format = src_format;
 
   if (priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CPU ||
@@ -684,36 +868,82 @@ gst_cuda_imgproc_filter_before_transform (GstBaseTransform * trans,
     gst_object_sync_values (GST_OBJECT (trans), stream_time);
 }
 
+/* Plane @plane of @frame as an image: the first plane in @format, the
+ * others as rows of bytes (they are only ever copied). */
 static CipImage
-plane_image (GstVideoFrame * frame, CipFormat format)
+plane_image (GstVideoFrame * frame, guint plane, CipFormat format)
 {
+  const GstVideoFormatInfo *finfo = frame->info.finfo;
   CipImage image;
+  guint comp;
 
-  image.data = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
-  image.width = GST_VIDEO_FRAME_COMP_WIDTH (frame, 0);
-  image.height = GST_VIDEO_FRAME_COMP_HEIGHT (frame, 0);
-  image.stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
+  image.data = GST_VIDEO_FRAME_PLANE_DATA (frame, plane);
+  image.stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, plane);
   image.format = format;
+  for (comp = 0; comp < GST_VIDEO_FRAME_N_COMPONENTS (frame); comp++)
+    if (GST_VIDEO_FORMAT_INFO_PLANE (finfo, comp) == plane)
+      break;
+  image.width = GST_VIDEO_FRAME_COMP_WIDTH (frame, comp);
+  image.height = GST_VIDEO_FRAME_COMP_HEIGHT (frame, comp);
+  if (plane > 0)
+    image.width *= GST_VIDEO_FRAME_COMP_PSTRIDE (frame, comp);
   return image;
 }
 
-/* One frame on the GPU: upload, process, download, one synchronization. */
+/* Whether @buffer holds device memory of @context, whose pointers the
+ * element's kernels can use as they are. */
+static gboolean
+is_device_frame_of (GstBuffer * buffer, GstCudaContext * context)
+{
+  GstMemory *mem = gst_buffer_peek_memory (buffer, 0);
+
+  return gst_buffer_n_memory (buffer) == 1 && gst_is_cuda_memory (mem) &&
+      GST_CUDA_MEMORY_CAST (mem)->context == context;
+}
+
+/* One frame on the element's stream.  Device frames are read and written
+ * in place; host frames are uploaded into, or downloaded from, the
+ * persistent device images.  Planes past the first (chroma) are copied
+ * between the frames.  One synchronization at the end. */
 static CipStatus
-process_on_device (GstCudaImgprocFilter * filter, const CipImage * host_src,
-    CipImage * host_dst)
+process_on_device (GstCudaImgprocFilter * filter, GstVideoFrame * in_frame,
+    gboolean src_on_device, GstVideoFrame * out_frame,
+    gboolean dst_on_device)
 {
   GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter);
   GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
-  CipStatus status;
+  CipImage src = plane_image (in_frame, 0, priv->src_format);
+  CipImage dst = plane_image (out_frame, 0, CIP_FORMAT_GRAY8);
+  CipImage *work_src = src_on_device ? &src : &priv->device_src;
+  CipImage *work_dst = dst_on_device ? &dst : &priv->device_dst;
+  gboolean copy_chroma = GST_VIDEO_FRAME_FORMAT (in_frame) ==
+      GST_VIDEO_FRAME_FORMAT (out_frame) &&
+      (src_on_device || dst_on_device);
+  CipStatus status = CIP_OK;
+  guint plane;
 
-  status = cip_copy (host_src, &priv->device_src, priv->stream);
+  if (!src_on_device)
+    status = cip_copy (&src, &priv->device_src, priv->stream);
   if (status == CIP_OK)
-    status = klass->process (filter, &priv->device_src, &priv->device_dst,
-        priv->readback, priv->stream);
-  if (status == CIP_OK)
-    status = cip_copy (&priv->device_dst, host_dst, priv->stream);
+    status = klass->process (filter, work_src, work_dst, priv->readback,
+        priv->stream);
+  if (status == CIP_OK && !dst_on_device)
+    status = cip_copy (&priv->device_dst, &dst, priv->stream);
+
+  for (plane = 1; copy_chroma && status == CIP_OK &&
+      plane < GST_VIDEO_FRAME_N_PLANES (out_frame); plane++) {
+    CipImage in_plane = plane_image (in_frame, plane, CIP_FORMAT_GRAY8);
+    CipImage out_plane = plane_image (out_frame, plane, CIP_FORMAT_GRAY8);
+
+    status = cip_copy (&in_plane, &out_plane, priv->stream);
+  }
+
   if (status == CIP_OK)
     status = cip_stream_synchronize (priv->stream);
+  if (status == CIP_OK) {
+    priv->uploads += !src_on_device;
+    priv->downloads += !dst_on_device;
+  }
   return status;
 }
 
@@ -724,24 +954,34 @@ gst_cuda_imgproc_filter_transform (GstBaseTransform * trans,
   GstCudaImgprocFilter *filter = GST_CUDA_IMGPROC_FILTER (trans);
   GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter);
   GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
+  gboolean on_cuda = priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CUDA;
   GstVideoFrame in_frame, out_frame;
-  CipImage src, dst;
+  gboolean src_on_device, dst_on_device;
   CipStatus status;
   guint plane;
 
-  if (!gst_video_frame_map (&in_frame, &priv->in_info, inbuf, GST_MAP_READ))
+  /* CUDA memory of another context is read and written through its host
+   * copy, like system memory. */
+  src_on_device = on_cuda && priv->in_cuda &&
+      is_device_frame_of (inbuf, priv->context);
+  dst_on_device = on_cuda && priv->out_cuda &&
+      is_device_frame_of (outbuf, priv->context);
+
+  if (!gst_video_frame_map (&in_frame, &priv->in_info, inbuf,
+          GST_MAP_READ | (src_on_device ? GST_MAP_CUDA : 0)))
     goto invalid_input;
   if (!gst_video_frame_map (&out_frame, &priv->out_info, outbuf,
-          GST_MAP_WRITE))
+          GST_MAP_WRITE | (dst_on_device ? GST_MAP_CUDA : 0)))
     goto invalid_output;
 
-  src = plane_image (&in_frame, priv->src_format);
-  dst = plane_image (&out_frame, CIP_FORMAT_GRAY8);
+  if (!on_cuda) {
+    CipImage src = plane_image (&in_frame, 0, priv->src_format);
+    CipImage dst = plane_image (&out_frame, 0, CIP_FORMAT_GRAY8);
 
-  if (priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CPU) {
     status = klass->process (filter, &src, &dst, priv->readback, NULL);
   } else if (gst_cuda_context_push (priv->context)) {
-    status = process_on_device (filter, &src, &dst);
+    status = process_on_device (filter, &in_frame, src_on_device, &out_frame,
+        dst_on_device);
     gst_cuda_context_pop (NULL);
   } else {
     goto push_failed;
@@ -749,8 +989,9 @@ gst_cuda_imgproc_filter_transform (GstBaseTransform * trans,
   if (status != CIP_OK)
     goto process_failed;
 
-  /* Planes past the first (chroma of NV12 and I420) pass untouched. */
-  if (GST_VIDEO_FRAME_FORMAT (&out_frame) == GST_VIDEO_FRAME_FORMAT (&in_frame))
+  /* Chroma (NV12, I420) passes untouched; host to host here. */
+  if (GST_VIDEO_FRAME_FORMAT (&out_frame) == GST_VIDEO_FRAME_FORMAT (&in_frame)
+      && !src_on_device && !dst_on_device)
     for (plane = 1; plane < GST_VIDEO_FRAME_N_PLANES (&out_frame); plane++)
       gst_video_frame_copy_plane (&out_frame, &in_frame, plane);
 

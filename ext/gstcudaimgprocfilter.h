@@ -18,11 +18,16 @@
 
 G_BEGIN_DECLS
 
-/* Raw video caps within the sizes every operation accepts. */
-#define GST_CUDA_IMGPROC_CAPS_MAKE(format)                      \
-    "video/x-raw, format = (string) " format ", "               \
+/* Raw video within the sizes every operation accepts, in CUDA memory
+ * (preferred) or in system memory. */
+#define GST_CUDA_IMGPROC_VIDEO_FIELDS(format)                   \
+    "format = (string) " format ", "                            \
     "width = (int) [ 1, 16384 ], height = (int) [ 1, 16384 ], " \
     "framerate = " GST_VIDEO_FPS_RANGE
+#define GST_CUDA_IMGPROC_CAPS_MAKE(format)                      \
+    "video/x-raw(memory:CUDAMemory), "                          \
+    GST_CUDA_IMGPROC_VIDEO_FIELDS (format) "; "                 \
+    "video/x-raw, " GST_CUDA_IMGPROC_VIDEO_FIELDS (format)
 
 /**
  * GstCudaImgprocBackend:
@@ -58,6 +63,10 @@ G_DECLARE_DERIVABLE_TYPE (GstCudaImgprocFilter, gst_cuda_imgproc_filter,
  *   pushed, to report what the frame computed from @readback.
  * @readback_size: bytes of host memory that @process may have results
  *   written into (page-locked on the cuda backend), allocated at start().
+ * @input_formats: for elements whose output format differs from the
+ *   input's: the formats the sink pad takes (%NULL-terminated)
+ * @output_formats: ... and those the source pad gives.  Both %NULL: the
+ *   output has the input's format.
  *
  * The shared machinery of the plugin's elements: backend and device
  * selection, the CUDA context (shared through #GstContext), the stream,
@@ -74,15 +83,14 @@ struct _GstCudaImgprocFilterClass
       const guint8 * readback);
 
   gsize readback_size;
+  const gchar *const *input_formats;
+  const gchar *const *output_formats;
 
   gpointer _gst_reserved[GST_PADDING];
 };
 
 GstCudaImgprocBackend gst_cuda_imgproc_filter_get_backend (GstCudaImgprocFilter * filter);
 
-/* Caps helpers for subclasses' transform_caps. */
-GstCaps *gst_cuda_imgproc_filter_caps_set_formats (GstCaps * caps,
-    const gchar * const *formats);
 
 G_END_DECLS
 

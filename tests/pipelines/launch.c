@@ -11,7 +11,11 @@
  * chained, and beside nvcodec's CUDA elements.  Outputs are checked
  * against the reference applied to the same source frames. */
 
+#include <string.h>
+
 #include <gst/app/gstappsink.h>
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudautils.h>
 
 #include "cip-ref.h"
 #include "test-element.h"
@@ -23,7 +27,50 @@ typedef struct
   GPtrArray *in;                /* GstSample of the source frames */
   GPtrArray *out;               /* GstSample of the processed frames */
   guint otsu_messages;
+  /* Of the elements named x0, x1, x2: their "stats" counters, and the
+   * CUDA context each answers a context query with. */
+  guint64 uploads[3];
+  guint64 downloads[3];
+  GstCudaContext *context[3];
 } Run;
+
+/* The CUDA context @element holds, as its context query says. */
+static GstCudaContext *
+element_cuda_context (GstElement * element)
+{
+  GstQuery *query = gst_query_new_context (GST_CUDA_CONTEXT_TYPE);
+  GstCudaContext *context = NULL;
+
+  if (gst_element_query (element, query)) {
+    GstContext *ctx = NULL;
+
+    gst_query_parse_context (query, &ctx);
+    if (ctx)
+      gst_structure_get (gst_context_get_structure (ctx), "cuda-context",
+          GST_TYPE_CUDA_CONTEXT, &context, NULL);
+  }
+  gst_query_unref (query);
+  return context;
+}
+
+static void
+read_named_elements (GstElement * pipeline, Run * run)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (run->uploads); i++) {
+    gchar *name = g_strdup_printf ("x%u", i);
+    GstElement *element = gst_bin_get_by_name (GST_BIN (pipeline), name);
+
+    g_free (name);
+    if (element == NULL)
+      continue;
+    run->uploads[i] = cip_test_element_stat (element, "uploads");
+    run->downloads[i] = cip_test_element_stat (element, "downloads");
+    run->context[i] = element_cuda_context (element);
+    gst_object_unref (element);
+  }
+}
 
 static void
 pull_all (GstElement * pipeline, const gchar * name, GPtrArray * samples)
@@ -84,6 +131,7 @@ run_pipeline (const gchar * description)
 
   pull_all (pipeline, "in", run->in);
   pull_all (pipeline, "out", run->out);
+  read_named_elements (pipeline, run);
 
   gst_element_set_state (pipeline, GST_STATE_NULL);
   gst_object_unref (bus);
@@ -96,6 +144,10 @@ run_pipeline (const gchar * description)
 static void
 run_free (Run * run)
 {
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (run->context); i++)
+    gst_clear_object (&run->context[i]);
   g_ptr_array_unref (run->in);
   g_ptr_array_unref (run->out);
   g_free (run);
@@ -138,6 +190,46 @@ assert_plane_equals (GstSample * sample, const CipImage * expected)
   out.format = CIP_FORMAT_GRAY8;
   fail_unless (cip_test_images_equal (&out, expected, &where), "%s", where);
   gst_video_frame_unmap (&frame);
+}
+
+/* When @out has @in's format, its planes past the first are @in's. */
+static void
+assert_chroma_passed (GstSample * in, GstSample * out)
+{
+  GstVideoInfo in_info, out_info;
+  GstVideoFrame in_frame, out_frame;
+  guint plane;
+
+  fail_unless (gst_video_info_from_caps (&in_info, gst_sample_get_caps (in)));
+  fail_unless (gst_video_info_from_caps (&out_info,
+          gst_sample_get_caps (out)));
+  if (GST_VIDEO_INFO_FORMAT (&in_info) != GST_VIDEO_INFO_FORMAT (&out_info))
+    return;
+
+  fail_unless (gst_video_frame_map (&in_frame, &in_info,
+          gst_sample_get_buffer (in), GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&out_frame, &out_info,
+          gst_sample_get_buffer (out), GST_MAP_READ));
+  for (plane = 1; plane < GST_VIDEO_FRAME_N_PLANES (&in_frame); plane++) {
+    guint comp, y, rows = 0, row_bytes = 0;
+
+    for (comp = 0; comp < GST_VIDEO_FRAME_N_COMPONENTS (&in_frame); comp++)
+      if (GST_VIDEO_FORMAT_INFO_PLANE (in_info.finfo, comp) == plane) {
+        rows = GST_VIDEO_FRAME_COMP_HEIGHT (&in_frame, comp);
+        row_bytes = GST_VIDEO_FRAME_COMP_WIDTH (&in_frame, comp) *
+            GST_VIDEO_FRAME_COMP_PSTRIDE (&in_frame, comp);
+        break;
+      }
+    for (y = 0; y < rows; y++)
+      fail_unless (memcmp ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&in_frame,
+                  plane) + y * GST_VIDEO_FRAME_PLANE_STRIDE (&in_frame, plane),
+              (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&out_frame,
+                  plane) + y * GST_VIDEO_FRAME_PLANE_STRIDE (&out_frame,
+                  plane), row_bytes) == 0, "plane %u row %u differs", plane,
+          y);
+  }
+  gst_video_frame_unmap (&out_frame);
+  gst_video_frame_unmap (&in_frame);
 }
 
 typedef enum
@@ -212,6 +304,8 @@ assert_outputs (Run * run, const Step * steps, guint n_steps)
 
     assert_plane_equals (g_ptr_array_index (run->out, i),
         &expected);
+    assert_chroma_passed (g_ptr_array_index (run->in, i),
+        g_ptr_array_index (run->out, i));
     cip_test_image_free (&expected);
   }
 }
@@ -319,6 +413,173 @@ GST_START_TEST (test_beside_nvcodec)
 
 GST_END_TEST;
 
+/* The caps features of the samples' caps. */
+static gboolean
+sample_is_cuda (GstSample * sample)
+{
+  GstCapsFeatures *features =
+      gst_caps_get_features (gst_sample_get_caps (sample), 0);
+
+  return gst_caps_features_contains (features, "memory:CUDAMemory");
+}
+
+typedef struct
+{
+  const gchar *element;
+  const gchar *format;
+  Step step;
+} MemoryCase;
+
+static const MemoryCase memory_cases[] = {
+  {"cudagray", "RGBA", STEP_GRAY},
+  {"cudagray", "NV12", STEP_GRAY},
+  {"cudamask", "GRAY8", STEP_MASK},
+  {"cudaequalize", "GRAY8", STEP_EQUALIZE},
+  {"cudaequalize", "NV12", STEP_EQUALIZE},
+  {"cudaequalize", "I420", STEP_EQUALIZE},
+  {"cudaotsu", "GRAY8", STEP_OTSU},
+};
+
+/* Every element with system or CUDA memory on each pad: the right bytes,
+ * the memory asked for, and host-device copies only where a pad carries
+ * system memory.  CUDA input comes from nvcodec's cudaupload, or for
+ * GRAY8 from cudagray. */
+GST_START_TEST (test_memory_combinations)
+{
+  const MemoryCase *c = &memory_cases[__i__ / 4];
+  gboolean in_cuda = (__i__ & 2) != 0, out_cuda = (__i__ & 1) != 0;
+  const Step steps[] = { STEP_GRAY, c->step };
+  GstElementFactory *upload;
+  gchar *source, *launch;
+  Run *run;
+  guint i;
+
+  if (!cip_test_backend_is_cuda ())
+    return;                     /* CUDA memory needs the cuda backend */
+  upload = gst_element_factory_find ("cudaupload");
+  if (in_cuda && upload == NULL && !g_str_equal (c->format, "GRAY8")) {
+    GST_INFO ("no cudaupload here");
+    return;
+  }
+  gst_clear_object (&upload);
+
+  source = g_strdup_printf ("videotestsrc pattern=ball num-buffers=%d ! "
+      "video/x-raw,format=%s,width=322,height=241 ! tee name=t ! queue ! "
+      "appsink name=in sync=false wait-on-eos=false t. ! queue ! %s",
+      N_FRAMES, c->format, !in_cuda ? "" : g_str_equal (c->format, "GRAY8") ?
+      "cudagray backend=%s ! video/x-raw(memory:CUDAMemory) ! " :
+      "cudaupload ! video/x-raw(memory:CUDAMemory) ! ");
+  launch = g_strdup_printf ("%s%s name=x0 backend=%%s ! video/x-raw%s ! "
+      "appsink name=out sync=false wait-on-eos=false", source, c->element,
+      out_cuda ? "(memory:CUDAMemory)" : "");
+  run = run_pipeline (launch);
+
+  assert_outputs (run, steps, c->step == STEP_GRAY ? 1 : 2);
+  for (i = 0; i < run->out->len; i++)
+    fail_unless_equals_int (sample_is_cuda (g_ptr_array_index (run->out, i)),
+        out_cuda);
+  fail_unless_equals_uint64 (run->uploads[0], in_cuda ? 0 : N_FRAMES);
+  fail_unless_equals_uint64 (run->downloads[0], out_cuda ? 0 : N_FRAMES);
+
+  run_free (run);
+  g_free (launch);
+  g_free (source);
+}
+
+GST_END_TEST;
+
+/* A chain of CUDA elements shares one context and copies each frame once
+ * to the device and once back, whoever does it. */
+GST_START_TEST (test_chain_stays_on_device)
+{
+  static const Step steps[] = { STEP_GRAY, STEP_EQUALIZE, STEP_OTSU };
+  GstElementFactory *upload = gst_element_factory_find ("cudaupload");
+  Run *run;
+
+  if (!cip_test_backend_is_cuda ())
+    return;
+
+  run = run_pipeline (SOURCE ("video/x-raw,format=RGBA,width=1280,"
+          "height=720") "cudagray name=x0 backend=%s ! cudaequalize name=x1 "
+      "backend=%s ! cudaotsu name=x2 backend=%s ! video/x-raw" SINK);
+  assert_outputs (run, steps, G_N_ELEMENTS (steps));
+  fail_unless_equals_uint64 (run->uploads[0], N_FRAMES);
+  fail_unless_equals_uint64 (run->downloads[0], 0);
+  fail_unless_equals_uint64 (run->uploads[1], 0);
+  fail_unless_equals_uint64 (run->downloads[1], 0);
+  fail_unless_equals_uint64 (run->uploads[2], 0);
+  fail_unless_equals_uint64 (run->downloads[2], N_FRAMES);
+  fail_unless (run->context[0] != NULL);
+  fail_unless (run->context[0] == run->context[1]);
+  fail_unless (run->context[1] == run->context[2]);
+  run_free (run);
+
+  /* With nvcodec's upload at the head: no copy in our first element. */
+  if (upload) {
+    run = run_pipeline (SOURCE ("video/x-raw,format=RGBA,width=1280,"
+            "height=720") "cudaupload ! cudagray name=x0 backend=%s ! "
+        "cudaequalize name=x1 backend=%s ! cudaotsu name=x2 backend=%s ! "
+        "video/x-raw" SINK);
+    assert_outputs (run, steps, G_N_ELEMENTS (steps));
+    fail_unless_equals_uint64 (run->uploads[0] + run->uploads[1] +
+        run->uploads[2], 0);
+    fail_unless_equals_uint64 (run->downloads[0] + run->downloads[1] +
+        run->downloads[2], N_FRAMES);
+    fail_unless (run->context[0] == run->context[2]);
+    run_free (run);
+    gst_object_unref (upload);
+  }
+}
+
+GST_END_TEST;
+
+/* Frames decoded by NVDEC go through the chain without leaving the GPU,
+ * and equal the chain applied to the same frames in system memory. */
+GST_START_TEST (test_h264_decode_chain)
+{
+  static const Step steps[] = { STEP_GRAY, STEP_EQUALIZE, STEP_OTSU };
+  GstElementFactory *decoder = gst_element_factory_find ("nvh264dec");
+  gchar *clip = cip_test_data_path ("clip.mkv"), *launch;
+  Run *run;
+
+  if (!cip_test_backend_is_cuda () || decoder == NULL) {
+    GST_INFO ("no NVDEC here");
+    gst_clear_object (&decoder);
+    g_free (clip);
+    return;
+  }
+  gst_object_unref (decoder);
+
+  launch = g_strdup_printf ("filesrc location=%s ! matroskademux ! "
+      "h264parse ! nvh264dec ! video/x-raw(memory:CUDAMemory) ! tee name=t ! "
+      "queue ! cudadownload ! video/x-raw,format=NV12 ! "
+      "appsink name=in sync=false wait-on-eos=false "
+      "t. ! queue ! cudagray name=x0 backend=%%s ! cudaequalize name=x1 "
+      "backend=%%s ! cudaotsu name=x2 backend=%%s ! video/x-raw ! "
+      "appsink name=out sync=false wait-on-eos=false", clip);
+  run = run_pipeline (launch);
+  fail_unless (run->out->len > 0);
+  fail_unless_equals_int (run->in->len, run->out->len);
+  {
+    guint i;
+
+    for (i = 0; i < run->out->len; i++) {
+      CipImage expected = reference_output (g_ptr_array_index (run->in, i),
+          steps, G_N_ELEMENTS (steps));
+
+      assert_plane_equals (g_ptr_array_index (run->out, i), &expected);
+      cip_test_image_free (&expected);
+    }
+  }
+  fail_unless_equals_uint64 (run->uploads[0], 0);
+  fail_unless_equals_uint64 (run->downloads[2], run->out->len);
+  run_free (run);
+  g_free (launch);
+  g_free (clip);
+}
+
+GST_END_TEST;
+
 static Suite *
 pipelines_suite (void)
 {
@@ -333,6 +594,10 @@ pipelines_suite (void)
   tcase_add_test (tc, test_cudaotsu_launch);
   tcase_add_test (tc, test_chain_of_four);
   tcase_add_test (tc, test_beside_nvcodec);
+  tcase_add_loop_test (tc, test_memory_combinations, 0,
+      4 * G_N_ELEMENTS (memory_cases));
+  tcase_add_test (tc, test_chain_stays_on_device);
+  tcase_add_test (tc, test_h264_decode_chain);
   return s;
 }
 

@@ -1,0 +1,30 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+#ifndef __GST_CUDA_IMGPROC_POOL_H__
+#define __GST_CUDA_IMGPROC_POOL_H__
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+#include <gst/cuda/gstcudacontext.h>
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_CUDA_IMGPROC_POOL (gst_cuda_imgproc_pool_get_type ())
+G_DECLARE_FINAL_TYPE (GstCudaImgprocPool, gst_cuda_imgproc_pool, GST,
+    CUDA_IMGPROC_POOL, GstBufferPool);
+
+/* A pool of GstCudaMemory frames in @context, for every format the
+ * elements output, GRAY8 included; each buffer carries a GstVideoMeta
+ * describing its layout. */
+GstBufferPool *gst_cuda_imgproc_pool_new (GstCudaContext * context);
+
+G_END_DECLS
+
+#endif /* __GST_CUDA_IMGPROC_POOL_H__ */
