@@ -1,0 +1,406 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/* Frames per second through the elements, their chain, and GStreamer's
+ * own elements doing comparable work, after start-up.
+ *
+ *   bench-elements [--quick] [--csv FILE]
+ *
+ * The source is an appsrc that pushes the same few pre-filled frames over
+ * and over, so it costs next to nothing: in page-locked memory (as the
+ * elements' own pool gives upstream), in ordinary pageable memory, or in
+ * CUDA memory.  Each case runs for a fixed time after a warm-up; frames
+ * are counted where they leave the pipeline.  --quick runs a few small
+ * cases on the CPU only (what CI runs to keep this program working). */
+
+#include <stdio.h>
+#include <string.h>
+
+#include <gst/gst.h>
+#include <gst/app/gstappsrc.h>
+#include <gst/video/video.h>
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudamemory.h>
+#include <gst/cuda/gstcudautils.h>
+
+#include "cip.h"
+
+#define N_SOURCE_FRAMES 4
+
+typedef enum
+{
+  SOURCE_PAGEABLE,
+  SOURCE_PINNED,
+  SOURCE_CUDA,
+} SourceMemory;
+
+static const gchar *source_names[] = { "pageable", "pinned", "cuda" };
+
+typedef struct
+{
+  const gchar *name;            /* what the row is called */
+  const gchar *format;          /* of the source frames */
+  SourceMemory memory;
+  /* Between the source and the sink; %s stands for the backend. */
+  const gchar *chain;
+  const gchar *backend;
+} Case;
+
+typedef struct
+{
+  GstBuffer *frames[N_SOURCE_FRAMES];
+  guint next;
+  gint64 warm_up_us;            /* warm-up before counting */
+  gint64 measure_us;            /* then, how long to count */
+  gint64 start_us;              /* first frame out */
+  gint64 counted_from_us;       /* end of warm-up */
+  gint64 last_us;
+  guint64 frames_out;
+  guint64 counted;
+  gboolean ended;
+  GstAppSrc *src;
+} Run;
+
+static GstCudaContext *cuda_context;
+
+static void
+fill_random (guint8 * data, gsize size, guint32 seed)
+{
+  GRand *rand = g_rand_new_with_seed (seed);
+  gsize i;
+
+  for (i = 0; i + 4 <= size; i += 4) {
+    guint32 v = g_rand_int (rand);
+
+    memcpy (data + i, &v, 4);
+  }
+  for (; i < size; i++)
+    data[i] = g_rand_int (rand);
+  g_rand_free (rand);
+}
+
+static void
+free_pinned (gpointer data)
+{
+  cip_host_free (data, NULL);
+}
+
+static GstBuffer *
+make_frame (const GstVideoInfo * info, SourceMemory memory, guint32 seed)
+{
+  gsize size = GST_VIDEO_INFO_SIZE (info);
+  GstBuffer *buffer;
+  guint8 *data;
+
+  if (memory == SOURCE_PAGEABLE) {
+    data = g_malloc (size);
+    fill_random (data, size, seed);
+    return gst_buffer_new_wrapped (data, size);
+  }
+
+  if (memory == SOURCE_PINNED) {
+    gst_cuda_context_push (cuda_context);
+    if (cip_host_alloc ((void **) &data, size, NULL) != CIP_OK)
+      g_error ("could not allocate page-locked memory");
+    gst_cuda_context_pop (NULL);
+    fill_random (data, size, seed);
+    return gst_buffer_new_wrapped_full (0, data, size, 0, size, data,
+        free_pinned);
+  } else {
+    GstAllocator *allocator = gst_allocator_find (GST_CUDA_MEMORY_TYPE_NAME);
+    GstMemory *mem = gst_cuda_allocator_alloc (GST_CUDA_ALLOCATOR (allocator),
+        cuda_context, info);
+    GstCudaMemory *cmem = GST_CUDA_MEMORY_CAST (mem);
+    GstVideoFrame frame;
+    guint plane;
+
+    g_assert (mem != NULL);
+    gst_object_unref (allocator);
+    buffer = gst_buffer_new ();
+    gst_buffer_append_memory (buffer, mem);
+    gst_buffer_add_video_meta_full (buffer, GST_VIDEO_FRAME_FLAG_NONE,
+        GST_VIDEO_INFO_FORMAT (info), GST_VIDEO_INFO_WIDTH (info),
+        GST_VIDEO_INFO_HEIGHT (info), GST_VIDEO_INFO_N_PLANES (info),
+        cmem->info.offset, cmem->info.stride);
+    /* Written through the host copy, uploaded on first device use. */
+    g_assert (gst_video_frame_map (&frame, (GstVideoInfo *) info, buffer,
+            GST_MAP_WRITE));
+    for (plane = 0; plane < GST_VIDEO_FRAME_N_PLANES (&frame); plane++)
+      fill_random (GST_VIDEO_FRAME_PLANE_DATA (&frame, plane),
+          GST_VIDEO_FRAME_PLANE_STRIDE (&frame, plane) *
+          GST_VIDEO_FRAME_COMP_HEIGHT (&frame,
+              plane == 0 ? 0 : plane), seed + plane);
+    gst_video_frame_unmap (&frame);
+    return buffer;
+  }
+}
+
+static void
+need_data (GstAppSrc * src, guint length, gpointer user_data)
+{
+  Run *run = user_data;
+
+  if (run->ended)
+    return;
+  if (gst_app_src_push_buffer (src,
+          gst_buffer_ref (run->frames[run->next++ % N_SOURCE_FRAMES])) !=
+      GST_FLOW_OK)
+    run->ended = TRUE;
+}
+
+static GstPadProbeReturn
+count_frame (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  Run *run = user_data;
+  gint64 now = g_get_monotonic_time ();
+
+  if (run->frames_out++ == 0)
+    run->start_us = now;
+  if (run->counted_from_us == 0 && now - run->start_us >= run->warm_up_us)
+    run->counted_from_us = now;
+  if (run->counted_from_us) {
+    run->counted++;
+    run->last_us = now;
+    if (!run->ended && now - run->counted_from_us >= run->measure_us) {
+      run->ended = TRUE;
+      gst_app_src_end_of_stream (run->src);
+    }
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+/* Frames per second of @c at @width x @height, or a negative number when
+ * the pipeline failed. */
+static gdouble
+run_case (const Case * c, gint width, gint height, gint64 warm_up_us,
+    gint64 measure_us)
+{
+  gchar **parts = g_strsplit (c->chain, "%s", -1);
+  gchar *chain = g_strjoinv (c->backend ? c->backend : "cuda", parts);
+  gchar *caps_str = g_strdup_printf ("video/x-raw%s,format=%s,width=%d,"
+      "height=%d,framerate=0/1", c->memory == SOURCE_CUDA ?
+      "(memory:CUDAMemory)" : "", c->format, width, height);
+  gchar *launch = g_strdup_printf ("appsrc name=src is-live=false "
+      "format=time max-bytes=0 max-buffers=4 caps=%s ! %s ! fakesink "
+      "name=sink sync=false async=false", caps_str, chain);
+  GError *error = NULL;
+  GstElement *pipeline = gst_parse_launch (launch, &error);
+  GstElement *sink;
+  GstPad *pad;
+  GstBus *bus;
+  GstMessage *msg;
+  GstVideoInfo info;
+  Run run = { 0, };
+  GstAppSrcCallbacks callbacks = { need_data, NULL, NULL };
+  gdouble fps = -1;
+  guint i;
+
+  if (pipeline == NULL) {
+    g_printerr ("%s: %s\n", launch, error->message);
+    g_clear_error (&error);
+    goto out;
+  }
+  if (cuda_context) {
+    GstContext *context = gst_context_new_cuda_context (cuda_context);
+
+    gst_element_set_context (pipeline, context);
+    gst_context_unref (context);
+  }
+
+  gst_video_info_set_format (&info,
+      gst_video_format_from_string (c->format), width, height);
+  for (i = 0; i < N_SOURCE_FRAMES; i++)
+    run.frames[i] = make_frame (&info, c->memory, i + 1);
+  run.warm_up_us = warm_up_us;
+  run.measure_us = measure_us;
+  run.src = GST_APP_SRC (gst_bin_get_by_name (GST_BIN (pipeline), "src"));
+  gst_app_src_set_callbacks (run.src, &callbacks, &run, NULL);
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  pad = gst_element_get_static_pad (sink, "sink");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_frame, &run, NULL);
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  bus = gst_element_get_bus (pipeline);
+  msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  if (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS && run.counted > 1)
+    fps = (run.counted - 1) * 1e6 / (gdouble) (run.last_us -
+        run.counted_from_us);
+  else if (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    gchar *debug = NULL;
+
+    gst_message_parse_error (msg, &error, &debug);
+    g_printerr ("%s: %s (%s)\n", c->name, error->message, debug);
+    g_clear_error (&error);
+    g_free (debug);
+  }
+  gst_clear_message (&msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+
+  gst_object_unref (bus);
+  gst_object_unref (pad);
+  gst_object_unref (sink);
+  gst_object_unref (run.src);
+  gst_object_unref (pipeline);
+  for (i = 0; i < N_SOURCE_FRAMES; i++)
+    gst_buffer_unref (run.frames[i]);
+out:
+  g_free (launch);
+  g_free (caps_str);
+  g_free (chain);
+  g_strfreev (parts);
+  return fps;
+}
+
+#define GRAY_CHAIN "cudagray backend=%s ! video/x-raw"
+#define DEVICE_CHAIN "cudagray backend=%s ! cudaequalize backend=%s ! " \
+  "cudaotsu backend=%s ! video/x-raw(memory:CUDAMemory)"
+
+static const Case gpu_cases[] = {
+  {"cudagray, system memory", "RGBA", SOURCE_PINNED, GRAY_CHAIN, NULL},
+  {"cudagray, system memory (pageable source)", "RGBA", SOURCE_PAGEABLE,
+      GRAY_CHAIN, NULL},
+  {"cudagray, CUDA memory", "RGBA", SOURCE_CUDA,
+      "cudagray ! video/x-raw(memory:CUDAMemory)", NULL},
+  {"cudamask, system memory", "GRAY8", SOURCE_PINNED,
+      "cudamask ! video/x-raw", NULL},
+  {"cudaequalize, system memory", "GRAY8", SOURCE_PINNED,
+      "cudaequalize ! video/x-raw", NULL},
+  {"cudaotsu, system memory", "GRAY8", SOURCE_PINNED,
+      "cudaotsu ! video/x-raw", NULL},
+  {"cudagray ! cudaequalize ! cudaotsu, CUDA memory", "RGBA", SOURCE_CUDA,
+      DEVICE_CHAIN, NULL},
+  {"four-element chain, system memory ends", "RGBA", SOURCE_PINNED,
+        "cudagray ! cudaequalize ! cudaotsu ! cudamask ! video/x-raw",
+      NULL},
+  {"nvcodec cudaupload ! cudadownload (no processing)", "RGBA",
+      SOURCE_PINNED, "cudaupload ! cudadownload ! video/x-raw", NULL},
+  {"videoconvert to GRAY8 (CPU)", "RGBA", SOURCE_PAGEABLE,
+      "videoconvert ! video/x-raw,format=GRAY8", NULL},
+  {"cudagray backend=cpu", "RGBA", SOURCE_PAGEABLE, GRAY_CHAIN, "cpu"},
+};
+
+static const Case cpu_cases[] = {
+  {"cudagray backend=cpu", "RGBA", SOURCE_PAGEABLE, GRAY_CHAIN, "cpu"},
+  {"four-element chain backend=cpu", "RGBA", SOURCE_PAGEABLE,
+        "cudagray backend=%s ! cudaequalize backend=%s ! cudaotsu "
+        "backend=%s ! cudamask backend=%s ! video/x-raw", "cpu"},
+  {"videoconvert to GRAY8 (CPU)", "RGBA", SOURCE_PAGEABLE,
+      "videoconvert ! video/x-raw,format=GRAY8", NULL},
+};
+
+static const struct
+{
+  const gchar *name;
+  gint width, height;
+} sizes[] = {
+  {"1080p", 1920, 1080},
+  {"4K", 3840, 2160},
+};
+
+int
+main (int argc, char **argv)
+{
+  gboolean quick = FALSE;
+  gchar *csv_path = NULL;
+  GOptionEntry entries[] = {
+    {"quick", 0, 0, G_OPTION_ARG_NONE, &quick,
+        "A few small CPU cases (no GPU needed)", NULL},
+    {"csv", 0, 0, G_OPTION_ARG_FILENAME, &csv_path, "Write the rows as CSV",
+        "FILE"},
+    {NULL}
+  };
+  GOptionContext *options = g_option_context_new ("- element benchmark");
+  GError *error = NULL;
+  const Case *cases;
+  guint n_cases, i, s, ok = 0, failed = 0;
+  FILE *csv = NULL;
+  int devices = 0;
+
+  g_option_context_add_main_entries (options, entries, NULL);
+  g_option_context_add_group (options, gst_init_get_option_group ());
+  if (!g_option_context_parse (options, &argc, &argv, &error)) {
+    g_printerr ("%s\n", error->message);
+    return 2;
+  }
+  g_option_context_free (options);
+
+  if (!quick) {
+    if (cip_device_count (&devices) != CIP_OK || !gst_cuda_load_library ()) {
+      g_printerr ("no usable CUDA device: use --quick\n");
+      return 77;
+    }
+    gst_cuda_memory_init_once ();
+    cuda_context = gst_cuda_context_new (0);
+    g_assert (cuda_context != NULL);
+  }
+  cases = quick ? cpu_cases : gpu_cases;
+  n_cases = quick ? G_N_ELEMENTS (cpu_cases) : G_N_ELEMENTS (gpu_cases);
+
+  if (csv_path) {
+    csv = fopen (csv_path, "w");
+    if (csv == NULL) {
+      g_printerr ("cannot write %s\n", csv_path);
+      return 2;
+    }
+    fprintf (csv, "case,source,size,width,height,fps\n");
+  }
+
+  g_print ("| pipeline | source | size | frames/s |\n|---|---|---|---:|\n");
+  for (i = 0; i < n_cases; i++) {
+    for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+      gint width = quick ? sizes[s].width / 8 : sizes[s].width;
+      gint height = quick ? sizes[s].height / 8 : sizes[s].height;
+      gdouble fps = run_case (&cases[i], width, height,
+          quick ? 50000 : 500000, quick ? 200000 : 2000000);
+
+      g_print ("| %s | %s | %dx%d | %.0f |\n", cases[i].name,
+          source_names[cases[i].memory], width, height, fps);
+      if (csv)
+        fprintf (csv, "\"%s\",%s,%s,%d,%d,%.1f\n", cases[i].name,
+            source_names[cases[i].memory], sizes[s].name, width, height,
+            fps);
+      if (fps > 0)
+        ok++;
+      else
+        failed++;
+    }
+  }
+
+  /* The PyCUDA article's sizes, RGBA to gray, system memory end to end. */
+  if (!quick) {
+    static const gint large[][2] = { {4096, 2440}, {9000, 4637} };
+
+    for (s = 0; s < G_N_ELEMENTS (large); s++) {
+      for (i = 0; i < 2; i++) {
+        gdouble fps = run_case (&gpu_cases[i], large[s][0], large[s][1],
+            500000, 2000000);
+
+        g_print ("| %s | %s | %dx%d | %.0f (%.2f ms/frame) |\n",
+            gpu_cases[i].name, source_names[gpu_cases[i].memory],
+            large[s][0], large[s][1], fps, fps > 0 ? 1000.0 / fps : 0);
+        if (csv)
+          fprintf (csv, "\"%s\",%s,%dx%d,%d,%d,%.1f\n", gpu_cases[i].name,
+              source_names[gpu_cases[i].memory], large[s][0], large[s][1],
+              large[s][0], large[s][1], fps);
+        if (fps > 0)
+          ok++;
+        else
+          failed++;
+      }
+    }
+  }
+
+  if (csv)
+    fclose (csv);
+  gst_clear_object (&cuda_context);
+  g_print ("%u passed, %u failed\n", ok, failed);
+  return failed ? 1 : 0;
+}
