@@ -123,6 +123,8 @@ static gboolean gst_cuda_imgproc_filter_query (GstBaseTransform * trans,
     GstPadDirection direction, GstQuery * query);
 static GstCaps *gst_cuda_imgproc_filter_transform_caps (GstBaseTransform *
     trans, GstPadDirection direction, GstCaps * caps, GstCaps * filter);
+static GstCaps *gst_cuda_imgproc_filter_fixate_caps (GstBaseTransform *
+    trans, GstPadDirection direction, GstCaps * caps, GstCaps * othercaps);
 static gboolean gst_cuda_imgproc_filter_transform_size (GstBaseTransform *
     trans, GstPadDirection direction, GstCaps * caps, gsize size,
     GstCaps * othercaps, gsize * othersize);
@@ -208,6 +210,8 @@ gst_cuda_imgproc_filter_class_init (GstCudaImgprocFilterClass * klass)
   trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_query);
   trans_class->transform_caps =
       GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_transform_caps);
+  trans_class->fixate_caps =
+      GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_fixate_caps);
   trans_class->transform_size =
       GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_transform_size);
   trans_class->propose_allocation =
@@ -389,6 +393,44 @@ gst_cuda_imgproc_filter_transform_caps (GstBaseTransform * trans,
   GST_DEBUG_OBJECT (trans, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
       direction == GST_PAD_SINK ? "sink" : "src", caps, result);
   return result;
+}
+
+/* Output in CUDA memory whenever downstream takes it.  GstBaseTransform
+ * lists the downstream peer's own caps first, which would turn every link
+ * of a chain that ends in system memory into system memory.  An element
+ * that can pass its input through (cudagray on GRAY8) keeps doing so. */
+static GstCaps *
+gst_cuda_imgproc_filter_fixate_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
+{
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_GET_CLASS (trans);
+  gboolean can_pass_through = trans_class->passthrough_on_same_caps &&
+      gst_caps_can_intersect (caps, othercaps);
+
+  if (direction == GST_PAD_SINK && !can_pass_through) {
+    GstCaps *device = gst_caps_new_empty ();
+    guint i;
+
+    for (i = 0; i < gst_caps_get_size (othercaps); i++) {
+      GstCapsFeatures *features = gst_caps_get_features (othercaps, i);
+
+      if (features && gst_caps_features_contains (features,
+              GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY))
+        gst_caps_append_structure_full (device,
+            gst_structure_copy (gst_caps_get_structure (othercaps, i)),
+            gst_caps_features_copy (features));
+    }
+    if (gst_caps_is_empty (device)) {
+      gst_caps_unref (device);
+    } else {
+      gst_caps_unref (othercaps);
+      othercaps = device;
+    }
+  }
+
+  return GST_BASE_TRANSFORM_CLASS
+      (gst_cuda_imgproc_filter_parent_class)->fixate_caps (trans, direction,
+      caps, othercaps);
 }
 
 static void
@@ -690,6 +732,9 @@ gst_cuda_imgproc_filter_propose_allocation (GstBaseTransform * trans,
     gst_query_add_allocation_pool (query, pool, size, 0, 0);
     gst_object_unref (pool);
   }
+  /* An upstream that configures the pool itself keeps the allocator. */
+  if (!caps_are_cuda (caps))
+    gst_query_add_allocation_param (query, priv->host_allocator, NULL);
   return TRUE;
 }
 

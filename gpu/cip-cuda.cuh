@@ -84,6 +84,41 @@ cip_rows_aligned (const CipImage * image, size_t alignment)
       image->stride % alignment == 0;
 }
 
+/* Per-bin work on a histogram: one block, a thread per bin. */
+#define CIP_BIN_THREADS CIP_HIST_BINS
+
+/* The inclusive prefix sum of one value per thread of a CIP_BIN_THREADS
+ * block; @scratch holds CIP_BIN_THREADS / 32 words. */
+__device__ __forceinline__ uint32_t
+cip_block_inclusive_scan (uint32_t value, uint32_t * scratch)
+{
+  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+
+  for (int d = 1; d < 32; d <<= 1) {
+    uint32_t other = __shfl_up_sync (0xffffffffu, value, d);
+
+    if (lane >= d)
+      value += other;
+  }
+  if (lane == 31)
+    scratch[warp] = value;
+  __syncthreads ();
+  if (warp == 0) {
+    uint32_t total = lane < CIP_BIN_THREADS / 32 ? scratch[lane] : 0;
+
+    for (int d = 1; d < 32; d <<= 1) {
+      uint32_t other = __shfl_up_sync (0xffffffffu, total, d);
+
+      if (lane >= d)
+        total += other;
+    }
+    if (lane < CIP_BIN_THREADS / 32)
+      scratch[lane] = total;
+  }
+  __syncthreads ();
+  return warp > 0 ? value + scratch[warp - 1] : value;
+}
+
 /* The histogram of a GRAY8 device image into stream->hist. */
 CipStatus cip_cuda_histogram (const CipImage * src, CipStream * stream);
 

@@ -83,10 +83,28 @@ cip_round_float (float v)
 #endif
 }
 
-/* The lookup table of OpenCV's equalizeHist: bins below the first occupied
- * one are never used; the first occupied bin maps to 0; each later bin to
- * its cumulative count scaled in float to 0..255.  A one-valued image keeps
- * its value. */
+/* OpenCV's equalizeHist maps bin i past the first occupied bin f to
+ * round((float) s * scale), s the pixels in bins f+1 .. i, and
+ * scale = 255 / (total - hist[f]) in single precision.  The two helpers
+ * below are that arithmetic; the sums are exact integers, so they may be
+ * formed in any order. */
+CIP_HOST_DEVICE float
+cip_equalize_scale (uint32_t total, uint32_t first_count)
+{
+  return (CIP_HIST_BINS - 1.f) / (float) (int) (total - first_count);
+}
+
+CIP_HOST_DEVICE uint8_t
+cip_equalize_lut_value (uint32_t sum, float scale)
+{
+  int v = cip_round_float ((float) (int) sum * scale);
+
+  return (uint8_t) (v < 0 ? 0 : v > 255 ? 255 : v);
+}
+
+/* The lookup table of OpenCV's equalizeHist: bins up to the first occupied
+ * one map to 0 (those below are never used), later bins as above.  A
+ * one-valued image keeps its value. */
 CIP_HOST_DEVICE void
 cip_equalize_lut (const uint32_t * hist, uint8_t * lut)
 {
@@ -106,49 +124,64 @@ cip_equalize_lut (const uint32_t * hist, uint8_t * lut)
     return;
   }
 
-  scale = (CIP_HIST_BINS - 1.f) / (float) (int) (total - hist[first]);
+  scale = cip_equalize_scale (total, hist[first]);
   for (i = first + 1; i < CIP_HIST_BINS; i++) {
-    int v;
-
     sum += hist[i];
-    v = cip_round_float ((float) (int) sum * scale);
-    lut[i] = (uint8_t) (v < 0 ? 0 : v > 255 ? 255 : v);
+    lut[i] = cip_equalize_lut_value (sum, scale);
   }
+}
+
+/* Whether OpenCV's Otsu loop skips a threshold whose lower class holds the
+ * share q1 of the pixels. */
+CIP_HOST_DEVICE bool
+cip_otsu_skips (double q1, double q2)
+{
+  double qmin = q1 < q2 ? q1 : q2;
+  double qmax = q1 > q2 ? q1 : q2;
+
+  return qmin < FLT_EPSILON || qmax > 1. - FLT_EPSILON;
+}
+
+/* The between-class variance OpenCV computes for a threshold, from the
+ * mean mu, the lower class's share q1 and its mean mu1. */
+CIP_HOST_DEVICE double
+cip_otsu_sigma (double mu, double q1, double mu1)
+{
+  double q2 = 1. - q1;
+  double mu2 = (mu - q1 * mu1) / q2;
+
+  return q1 * q2 * (mu1 - mu2) * (mu1 - mu2);
 }
 
 /* OpenCV's getThreshVal_Otsu_8u, step for step in double precision: the
  * threshold maximising the between-class variance, the first one on ties,
- * 0 for a one-valued image. */
+ * 0 for a one-valued image.  The mean is a sum of exact integers; the
+ * recurrence of q1 and mu1 is sequential and rounds as OpenCV's does. */
 CIP_HOST_DEVICE uint8_t
 cip_otsu_threshold (const uint32_t * hist)
 {
   uint32_t total = 0;
-  double mu = 0, scale, mu1 = 0, q1 = 0, max_sigma = 0;
+  uint64_t weighted = 0;
+  double mu, scale, mu1 = 0, q1 = 0, max_sigma = 0;
   int i, max_val = 0;
 
-  for (i = 0; i < CIP_HIST_BINS; i++)
+  for (i = 0; i < CIP_HIST_BINS; i++) {
     total += hist[i];
+    weighted += (uint64_t) i * hist[i];
+  }
   scale = 1. / (double) total;
-  for (i = 0; i < CIP_HIST_BINS; i++)
-    mu += i * (double) hist[i];
-  mu *= scale;
+  mu = (double) weighted * scale;
 
   for (i = 0; i < CIP_HIST_BINS; i++) {
-    double p_i, q2, mu2, sigma, qmin, qmax;
+    double p_i = hist[i] * scale, sigma;
 
-    p_i = hist[i] * scale;
     mu1 *= q1;
     q1 += p_i;
-    q2 = 1. - q1;
-
-    qmin = q1 < q2 ? q1 : q2;
-    qmax = q1 > q2 ? q1 : q2;
-    if (qmin < FLT_EPSILON || qmax > 1. - FLT_EPSILON)
+    if (cip_otsu_skips (q1, 1. - q1))
       continue;
 
     mu1 = (mu1 + i * p_i) / q1;
-    mu2 = (mu - q1 * mu1) / q2;
-    sigma = q1 * q2 * (mu1 - mu2) * (mu1 - mu2);
+    sigma = cip_otsu_sigma (mu, q1, mu1);
     if (sigma > max_sigma) {
       max_sigma = sigma;
       max_val = i;

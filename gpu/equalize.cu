@@ -12,12 +12,37 @@
 
 #include "cip-cuda.cuh"
 
-/* One thread: the table is 256 steps of a sequential float sum that must
- * round exactly as the reference does. */
+/* A thread per bin: the running sums are exact integers, so a parallel
+ * scan gives the reference's table bit for bit. */
 __global__ void
 equalize_lut_kernel (const uint32_t * hist, uint8_t * lut)
 {
-  cip_equalize_lut (hist, lut);
+  __shared__ uint32_t scratch[CIP_BIN_THREADS / 32];
+  __shared__ int first;
+  int bin = threadIdx.x;
+  uint32_t count = hist[bin];
+  uint32_t cumulative, total, first_cumulative;
+  __shared__ uint32_t cumulative_at[CIP_HIST_BINS];
+
+  if (bin == 0)
+    first = CIP_HIST_BINS - 1;
+  __syncthreads ();
+  if (count > 0)
+    atomicMin (&first, bin);
+
+  cumulative = cip_block_inclusive_scan (count, scratch);
+  cumulative_at[bin] = cumulative;
+  __syncthreads ();
+
+  total = cumulative_at[CIP_HIST_BINS - 1];
+  first_cumulative = cumulative_at[first];
+  if (hist[first] == total)
+    lut[bin] = bin == first ? (uint8_t) first : 0;
+  else if (bin <= first)
+    lut[bin] = 0;
+  else
+    lut[bin] = cip_equalize_lut_value (cumulative - first_cumulative,
+        cip_equalize_scale (total, hist[first]));
 }
 
 __global__ void
@@ -55,8 +80,8 @@ cip_equalize (const CipImage * src, CipImage * dst, CipStream * stream)
   if (status != CIP_OK)
     return status;
 
-  equalize_lut_kernel <<<1, 1, 0, stream->stream >>> (stream->hist,
-      stream->lut);
+  equalize_lut_kernel <<<1, CIP_BIN_THREADS, 0, stream->stream >>> (
+      stream->hist, stream->lut);
   CIP_CUDA_TRY_LAUNCH (stream, "equalize lookup-table kernel");
 
   apply_lut_kernel <<<cip_grid_2d (src->width, src->height), cip_block_2d (),

@@ -12,12 +12,87 @@
 
 #include "cip-cuda.cuh"
 
-/* One thread: the reference's recurrence is sequential in double
- * precision, and its rounding decides ties. */
+/* cip_otsu_threshold() split over a thread per bin: the per-bin products
+ * and the variances run in parallel, the recurrence of q1 and mu1 (whose
+ * rounding decides ties) in one thread, with the same operations in the
+ * same order, so the threshold is the reference's bit for bit. */
 __global__ void
 otsu_threshold_kernel (const uint32_t * hist, uint8_t * threshold)
 {
-  *threshold = cip_otsu_threshold (hist);
+  __shared__ uint32_t scratch[CIP_BIN_THREADS / 32];
+  __shared__ double p[CIP_HIST_BINS], weighted_p[CIP_HIST_BINS];
+  __shared__ double q1_at[CIP_HIST_BINS], mu1_at[CIP_HIST_BINS];
+  __shared__ bool valid[CIP_HIST_BINS];
+  __shared__ unsigned long long weighted_sum;
+  __shared__ uint32_t total_count;
+  __shared__ double best_sigma[CIP_BIN_THREADS / 32];
+  __shared__ int best_bin[CIP_BIN_THREADS / 32];
+  int bin = threadIdx.x, lane = bin & 31, warp = bin >> 5;
+  uint32_t count = hist[bin], total;
+  double scale, mu, sigma;
+
+  if (bin == 0)
+    weighted_sum = 0;
+  total = cip_block_inclusive_scan (count, scratch);
+  /* The last bin's inclusive sum is the total. */
+  if (bin == CIP_HIST_BINS - 1)
+    total_count = total;
+  atomicAdd (&weighted_sum, (unsigned long long) bin * count);
+  __syncthreads ();
+  total = total_count;
+
+  scale = 1. / (double) total;
+  mu = (double) weighted_sum * scale;
+  p[bin] = count * scale;
+  weighted_p[bin] = bin * p[bin];
+  __syncthreads ();
+
+  if (bin == 0) {
+    double mu1 = 0, q1 = 0;
+
+    for (int i = 0; i < CIP_HIST_BINS; i++) {
+      mu1 *= q1;
+      q1 += p[i];
+      valid[i] = !cip_otsu_skips (q1, 1. - q1);
+      if (valid[i])
+        mu1 = (mu1 + weighted_p[i]) / q1;
+      q1_at[i] = q1;
+      mu1_at[i] = mu1;
+    }
+  }
+  __syncthreads ();
+
+  /* The first bin of the largest variance above 0. */
+  sigma = valid[bin] ? cip_otsu_sigma (mu, q1_at[bin], mu1_at[bin]) : 0;
+  {
+    int best = bin;
+
+    for (int d = 16; d > 0; d >>= 1) {
+      double other_sigma = __shfl_down_sync (0xffffffffu, sigma, d);
+      int other_bin = __shfl_down_sync (0xffffffffu, best, d);
+
+      if (other_sigma > sigma || (other_sigma == sigma && other_bin < best)) {
+        sigma = other_sigma;
+        best = other_bin;
+      }
+    }
+    if (lane == 0) {
+      best_sigma[warp] = sigma;
+      best_bin[warp] = best;
+    }
+  }
+  __syncthreads ();
+  if (bin == 0) {
+    double top = 0;
+    int top_bin = 0;
+
+    for (int w = 0; w < CIP_BIN_THREADS / 32; w++)
+      if (best_sigma[w] > top) {
+        top = best_sigma[w];
+        top_bin = best_bin[w];
+      }
+    *threshold = (uint8_t) top_bin;
+  }
 }
 
 extern "C" CipStatus
@@ -34,8 +109,8 @@ cip_otsu (const CipImage * src, CipImage * dst, bool invert,
   if (status != CIP_OK)
     return status;
 
-  otsu_threshold_kernel <<<1, 1, 0, stream->stream >>> (stream->hist,
-      stream->threshold);
+  otsu_threshold_kernel <<<1, CIP_BIN_THREADS, 0, stream->stream >>> (
+      stream->hist, stream->threshold);
   CIP_CUDA_TRY_LAUNCH (stream, "Otsu threshold kernel");
 
   status = cip_cuda_binarize_at (src, dst, stream->threshold, 255, invert,

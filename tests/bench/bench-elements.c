@@ -281,7 +281,12 @@ static const Case gpu_cases[] = {
         "cudagray ! cudaequalize ! cudaotsu ! cudamask ! video/x-raw",
       NULL},
   {"nvcodec cudaupload ! cudadownload (no processing)", "RGBA",
-      SOURCE_PINNED, "cudaupload ! cudadownload ! video/x-raw", NULL},
+        SOURCE_PINNED, "cudaupload ! video/x-raw(memory:CUDAMemory) ! "
+      "cudadownload ! video/x-raw", NULL},
+  {"cudagray, system memory in, CUDA memory out", "RGBA", SOURCE_PINNED,
+      "cudagray ! video/x-raw(memory:CUDAMemory)", NULL},
+  {"cudagray ! cudamask, CUDA memory in, system memory out", "RGBA",
+      SOURCE_CUDA, "cudagray ! cudamask ! video/x-raw", NULL},
   {"videoconvert to GRAY8 (CPU)", "RGBA", SOURCE_PAGEABLE,
       "videoconvert ! video/x-raw,format=GRAY8", NULL},
   {"cudagray backend=cpu", "RGBA", SOURCE_PAGEABLE, GRAY_CHAIN, "cpu"},

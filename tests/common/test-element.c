@@ -76,6 +76,9 @@ cip_test_harness_new (const gchar * element, const gchar * props)
       cip_test_backend_name (), props ? props : "");
   GstHarness *h = gst_harness_new_parse (launch);
 
+  /* System memory out: the elements prefer CUDA memory where the peer
+   * takes any caps, as the harness does. */
+  gst_harness_set_sink_caps_str (h, "video/x-raw");
   g_free (launch);
   return h;
 }

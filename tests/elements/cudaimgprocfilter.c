@@ -491,6 +491,7 @@ GST_START_TEST (test_state_cycles)
 
   /* ... and the same instance still computes frames. */
   h = gst_harness_new_with_element (element, "sink", "src");
+  gst_harness_set_sink_caps_str (h, "video/x-raw");
   set_caps (h, c->format, 64, 48);
   push_and_check_frame (h, c->name, c->format, 64, 48, 7);
   gst_harness_teardown (h);
