@@ -24,9 +24,9 @@
 #define CIP_BLOCK_Y 8
 #define CIP_PIXELS_PER_THREAD 4
 /* Histograms: one block of CIP_HIST_THREADS per group of rows, this many
- * blocks per multiprocessor. */
-#define CIP_HIST_THREADS 256
-#define CIP_HIST_BLOCKS_PER_SM 8
+ * blocks per multiprocessor (few: each block ends in 256 global atomics). */
+#define CIP_HIST_THREADS 512
+#define CIP_HIST_BLOCKS_PER_SM 2
 
 #define CIP_DIV_UP(a, b) (((a) + (b) - 1) / (b))
 
@@ -119,7 +119,9 @@ cip_block_inclusive_scan (uint32_t value, uint32_t * scratch)
   return warp > 0 ? value + scratch[warp - 1] : value;
 }
 
-/* The histogram of a GRAY8 device image into stream->hist. */
+/* The histogram of a GRAY8 device image into stream->hist, which is all
+ * zeros between operations: its consumer (the lookup-table or threshold
+ * kernel) zeroes each bin once it has read it. */
 CipStatus cip_cuda_histogram (const CipImage * src, CipStream * stream);
 
 /* dst = mask of src at a threshold read from device memory. */

@@ -15,13 +15,13 @@
 /* A thread per bin: the running sums are exact integers, so a parallel
  * scan gives the reference's table bit for bit. */
 __global__ void
-equalize_lut_kernel (const uint32_t * hist, uint8_t * lut)
+equalize_lut_kernel (uint32_t * hist, uint8_t * lut)
 {
   __shared__ uint32_t scratch[CIP_BIN_THREADS / 32];
   __shared__ int first;
   int bin = threadIdx.x;
   uint32_t count = hist[bin];
-  uint32_t cumulative, total, first_cumulative;
+  uint32_t cumulative, total, first_cumulative, first_count;
   __shared__ uint32_t cumulative_at[CIP_HIST_BINS];
 
   if (bin == 0)
@@ -36,13 +36,16 @@ equalize_lut_kernel (const uint32_t * hist, uint8_t * lut)
 
   total = cumulative_at[CIP_HIST_BINS - 1];
   first_cumulative = cumulative_at[first];
-  if (hist[first] == total)
+  first_count = first_cumulative - (first > 0 ? cumulative_at[first - 1] : 0);
+  if (first_count == total)
     lut[bin] = bin == first ? (uint8_t) first : 0;
   else if (bin <= first)
     lut[bin] = 0;
   else
     lut[bin] = cip_equalize_lut_value (cumulative - first_cumulative,
-        cip_equalize_scale (total, hist[first]));
+        cip_equalize_scale (total, first_count));
+  /* Ready for the next frame's histogram. */
+  hist[bin] = 0;
 }
 
 __global__ void

@@ -52,8 +52,6 @@ cip_cuda_histogram (const CipImage * src, CipStream * stream)
   if (blocks > src->height)
     blocks = src->height;
 
-  CIP_CUDA_TRY (stream, cudaMemsetAsync (stream->hist, 0,
-          CIP_HIST_BINS * sizeof (uint32_t), stream->stream));
   histogram_kernel <<<blocks, CIP_HIST_THREADS, 0, stream->stream >>> (
       (const uint8_t *) src->data, src->stride, src->width, src->height,
       cip_rows_aligned (src, 4), stream->hist);

@@ -17,7 +17,7 @@
  * rounding decides ties) in one thread, with the same operations in the
  * same order, so the threshold is the reference's bit for bit. */
 __global__ void
-otsu_threshold_kernel (const uint32_t * hist, uint8_t * threshold)
+otsu_threshold_kernel (uint32_t * hist, uint8_t * threshold)
 {
   __shared__ uint32_t scratch[CIP_BIN_THREADS / 32];
   __shared__ double p[CIP_HIST_BINS], weighted_p[CIP_HIST_BINS];
@@ -30,6 +30,9 @@ otsu_threshold_kernel (const uint32_t * hist, uint8_t * threshold)
   int bin = threadIdx.x, lane = bin & 31, warp = bin >> 5;
   uint32_t count = hist[bin], total;
   double scale, mu, sigma;
+
+  /* Read: ready for the next frame's histogram. */
+  hist[bin] = 0;
 
   if (bin == 0)
     weighted_sum = 0;

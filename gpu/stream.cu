@@ -90,6 +90,8 @@ stream_init (CipStream * s)
   CIP_CUDA_TRY (s, cudaMalloc ((void **) &s->hist,
           CIP_HIST_BINS * sizeof (uint32_t)));
   count_allocation (s);
+  /* Zero once; consumers of the histogram leave it zeroed. */
+  CIP_CUDA_TRY (s, cudaMemset (s->hist, 0, CIP_HIST_BINS * sizeof (uint32_t)));
   CIP_CUDA_TRY (s, cudaMalloc ((void **) &s->lut, CIP_HIST_BINS));
   count_allocation (s);
   CIP_CUDA_TRY (s, cudaMalloc ((void **) &s->threshold, 1));

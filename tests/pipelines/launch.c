@@ -39,9 +39,10 @@ static GstCudaContext *
 element_cuda_context (GstElement * element)
 {
   GstQuery *query = gst_query_new_context (GST_CUDA_CONTEXT_TYPE);
+  GstPad *pad = gst_element_get_static_pad (element, "src");
   GstCudaContext *context = NULL;
 
-  if (gst_element_query (element, query)) {
+  if (gst_pad_query (pad, query)) {
     GstContext *ctx = NULL;
 
     gst_query_parse_context (query, &ctx);
@@ -50,6 +51,7 @@ element_cuda_context (GstElement * element)
           GST_TYPE_CUDA_CONTEXT, &context, NULL);
   }
   gst_query_unref (query);
+  gst_object_unref (pad);
   return context;
 }
 
