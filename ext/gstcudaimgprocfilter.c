@@ -48,6 +48,9 @@ enum
 };
 
 #define DEFAULT_BACKEND GST_CUDA_IMGPROC_BACKEND_CUDA
+
+/* Input frames whose reading may still be in flight on the stream. */
+#define MAX_IN_FLIGHT 4
 #define DEFAULT_CUDA_DEVICE_ID -1
 
 typedef struct
@@ -69,6 +72,14 @@ typedef struct
   CipStream *stream;
   guint8 *readback;
   GstAllocator *host_allocator;  /* page-locked, for system-memory pools */
+  /* When downstream waits for our output's ready event, frames are not
+   * synchronized: their input buffers are held here, oldest first, until
+   * the event recorded after their kernels has passed. */
+  GstBuffer *in_flight[MAX_IN_FLIGHT];
+  CipEvent *in_flight_done[MAX_IN_FLIGHT];
+  guint in_flight_first;
+  guint in_flight_count;
+  gboolean downstream_waits;
 
   /* Per caps. */
   GstVideoInfo in_info;
@@ -138,6 +149,8 @@ static void gst_cuda_imgproc_filter_before_transform (GstBaseTransform *
     trans, GstBuffer * buffer);
 static GstFlowReturn gst_cuda_imgproc_filter_transform (GstBaseTransform *
     trans, GstBuffer * inbuf, GstBuffer * outbuf);
+static gboolean gst_cuda_imgproc_filter_sink_event (GstBaseTransform * trans,
+    GstEvent * event);
 
 static void
 gst_cuda_imgproc_filter_class_init (GstCudaImgprocFilterClass * klass)
@@ -223,6 +236,8 @@ gst_cuda_imgproc_filter_class_init (GstCudaImgprocFilterClass * klass)
       GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_before_transform);
   trans_class->transform =
       GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_transform);
+  trans_class->sink_event =
+      GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_sink_event);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_IMGPROC_FILTER, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_IMGPROC_BACKEND, 0);
@@ -533,12 +548,59 @@ gst_cuda_imgproc_filter_change_state (GstElement * element,
       (element, transition);
 }
 
+/* Lets go of the oldest in-flight input frame; its work must be done. */
+static void
+release_oldest_in_flight (GstCudaImgprocFilterPrivate * priv)
+{
+  gst_buffer_unref (priv->in_flight[priv->in_flight_first]);
+  priv->in_flight[priv->in_flight_first] = NULL;
+  priv->in_flight_first = (priv->in_flight_first + 1) % MAX_IN_FLIGHT;
+  priv->in_flight_count--;
+}
+
+/* Waits for the stream and lets go of every in-flight frame; with the
+ * context current. */
+static void
+drain_in_flight (GstCudaImgprocFilterPrivate * priv)
+{
+  if (priv->stream)
+    cip_stream_synchronize (priv->stream);
+  while (priv->in_flight_count > 0)
+    release_oldest_in_flight (priv);
+}
+
+/* Holds @inbuf until the work enqueued so far has passed. */
+static CipStatus
+hold_in_flight (GstCudaImgprocFilterPrivate * priv, GstBuffer * inbuf)
+{
+  guint slot;
+  CipStatus status;
+
+  while (priv->in_flight_count > 0 &&
+      cip_event_done (priv->in_flight_done[priv->in_flight_first]))
+    release_oldest_in_flight (priv);
+  if (priv->in_flight_count == MAX_IN_FLIGHT) {
+    status = cip_event_synchronize (priv->in_flight_done
+        [priv->in_flight_first], priv->stream);
+    if (status != CIP_OK)
+      return status;
+    release_oldest_in_flight (priv);
+  }
+
+  slot = (priv->in_flight_first + priv->in_flight_count) % MAX_IN_FLIGHT;
+  status = cip_event_record (priv->in_flight_done[slot], priv->stream);
+  if (status == CIP_OK) {
+    priv->in_flight[slot] = gst_buffer_ref (inbuf);
+    priv->in_flight_count++;
+  }
+  return status;
+}
+
 /* Releases the device images; with the context current. */
 static void
 free_device_images (GstCudaImgprocFilterPrivate * priv)
 {
-  if (priv->stream)
-    cip_stream_synchronize (priv->stream);
+  drain_in_flight (priv);
   cip_image_free (&priv->device_src, priv->stream);
   cip_image_free (&priv->device_dst, priv->stream);
 }
@@ -552,6 +614,7 @@ gst_cuda_imgproc_filter_start (GstBaseTransform * trans)
   gchar error[256] = "";
   CipStatus status;
   gint device_id;
+  guint i;
 
   GST_OBJECT_LOCK (filter);
   priv->active_backend = priv->backend;
@@ -575,6 +638,10 @@ gst_cuda_imgproc_filter_start (GstBaseTransform * trans)
   priv->host_allocator = gst_cuda_imgproc_host_allocator_new (priv->context);
   status = cip_stream_new (&priv->stream, &priv->memory, error,
       sizeof (error));
+  for (i = 0; status == CIP_OK && i < MAX_IN_FLIGHT; i++)
+    status = cip_event_new (&priv->in_flight_done[i], priv->stream);
+  if (status != CIP_OK && priv->stream)
+    g_strlcpy (error, cip_stream_error (priv->stream), sizeof (error));
   if (status == CIP_OK && klass->readback_size > 0) {
     status = cip_host_alloc ((void **) &priv->readback, klass->readback_size,
         priv->stream);
@@ -625,7 +692,11 @@ gst_cuda_imgproc_filter_stop (GstBaseTransform * trans)
   }
 
   if (priv->context && gst_cuda_context_push (priv->context)) {
+    guint i;
+
     free_device_images (priv);
+    for (i = 0; i < MAX_IN_FLIGHT; i++)
+      g_clear_pointer (&priv->in_flight_done[i], cip_event_free);
     cip_host_free (priv->readback, priv->stream);
     cip_stream_free (priv->stream);
     gst_cuda_context_pop (NULL);
@@ -723,8 +794,13 @@ gst_cuda_imgproc_filter_propose_allocation (GstBaseTransform * trans,
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
 
   gst_query_parse_allocation (query, &caps, NULL);
-  if (caps == NULL || priv->active_backend != GST_CUDA_IMGPROC_BACKEND_CUDA ||
-      gst_query_get_n_allocation_pools (query) > 0)
+  if (caps == NULL || priv->active_backend != GST_CUDA_IMGPROC_BACKEND_CUDA)
+    return TRUE;
+  /* Device frames from our neighbours need not be synchronized first. */
+  if (caps_are_cuda (caps))
+    gst_query_add_allocation_meta (query,
+        GST_CUDA_IMGPROC_READY_EVENT_API_TYPE, NULL);
+  if (gst_query_get_n_allocation_pools (query) > 0)
     return TRUE;
 
   pool = make_pool (filter, caps, 0, &size);
@@ -753,6 +829,9 @@ gst_cuda_imgproc_filter_decide_allocation (GstBaseTransform * trans,
   guint size, min_buffers = 0;
 
   gst_query_parse_allocation (query, &caps, NULL);
+  priv->downstream_waits = caps != NULL && caps_are_cuda (caps) &&
+      gst_query_find_allocation_meta (query,
+      GST_CUDA_IMGPROC_READY_EVENT_API_TYPE, NULL);
   if (caps == NULL || priv->active_backend != GST_CUDA_IMGPROC_BACKEND_CUDA ||
       (!caps_are_cuda (caps) && gst_query_get_n_allocation_pools (query) > 0))
     return GST_BASE_TRANSFORM_CLASS
@@ -947,13 +1026,16 @@ is_device_frame_of (GstBuffer * buffer, GstCudaContext * context)
 }
 
 /* One frame on the element's stream.  Device frames are read and written
- * in place; host frames are uploaded into, or downloaded from, the
- * persistent device images.  Planes past the first (chroma) are copied
- * between the frames.  One synchronization at the end. */
+ * in place, once the frame's writer is done with it; host frames are
+ * uploaded into, or downloaded from, the persistent device images.  Planes
+ * past the first (chroma) are copied between the frames.  Then either one
+ * synchronization, or, when downstream is one of ours waiting for the
+ * output's ready event, none: the input is held until its reading is
+ * done. */
 static CipStatus
-process_on_device (GstCudaImgprocFilter * filter, GstVideoFrame * in_frame,
-    gboolean src_on_device, GstVideoFrame * out_frame,
-    gboolean dst_on_device)
+process_on_device (GstCudaImgprocFilter * filter, GstBuffer * inbuf,
+    GstVideoFrame * in_frame, gboolean src_on_device, GstBuffer * outbuf,
+    GstVideoFrame * out_frame, gboolean dst_on_device)
 {
   GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter);
   GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
@@ -964,10 +1046,16 @@ process_on_device (GstCudaImgprocFilter * filter, GstVideoFrame * in_frame,
   gboolean copy_chroma = GST_VIDEO_FRAME_FORMAT (in_frame) ==
       GST_VIDEO_FRAME_FORMAT (out_frame) &&
       (src_on_device || dst_on_device);
+  CipEvent *input_ready = gst_cuda_imgproc_buffer_ready_event (inbuf);
+  CipEvent *output_ready = gst_cuda_imgproc_buffer_ready_event (outbuf);
+  gboolean defer = dst_on_device && output_ready && priv->downstream_waits &&
+      klass->frame_done == NULL;
   CipStatus status = CIP_OK;
   guint plane;
 
-  if (!src_on_device)
+  if (src_on_device && input_ready)
+    status = cip_stream_wait_event (priv->stream, input_ready);
+  if (status == CIP_OK && !src_on_device)
     status = cip_copy (&src, &priv->device_src, priv->stream);
   if (status == CIP_OK)
     status = klass->process (filter, work_src, work_dst, priv->readback,
@@ -983,8 +1071,14 @@ process_on_device (GstCudaImgprocFilter * filter, GstVideoFrame * in_frame,
     status = cip_copy (&in_plane, &out_plane, priv->stream);
   }
 
-  if (status == CIP_OK)
+  if (status == CIP_OK && defer) {
+    status = cip_event_record (output_ready, priv->stream);
+    if (status == CIP_OK)
+      status = hold_in_flight (priv, inbuf);
+  } else if (status == CIP_OK) {
+    drain_in_flight (priv);
     status = cip_stream_synchronize (priv->stream);
+  }
   if (status == CIP_OK) {
     priv->uploads += !src_on_device;
     priv->downloads += !dst_on_device;
@@ -1012,6 +1106,19 @@ gst_cuda_imgproc_filter_transform (GstBaseTransform * trans,
   dst_on_device = on_cuda && priv->out_cuda &&
       is_device_frame_of (outbuf, priv->context);
 
+  /* A device frame read on the host must be complete first. */
+  if (on_cuda && priv->in_cuda && !src_on_device &&
+      gst_cuda_imgproc_buffer_ready_event (inbuf)) {
+    status = CIP_ERROR_CUDA;
+    if (gst_cuda_context_push (priv->context)) {
+      status = cip_event_synchronize (gst_cuda_imgproc_buffer_ready_event
+          (inbuf), priv->stream);
+      gst_cuda_context_pop (NULL);
+    }
+    if (status != CIP_OK)
+      goto wait_failed;
+  }
+
   if (!gst_video_frame_map (&in_frame, &priv->in_info, inbuf,
           GST_MAP_READ | (src_on_device ? GST_MAP_CUDA : 0)))
     goto invalid_input;
@@ -1025,8 +1132,8 @@ gst_cuda_imgproc_filter_transform (GstBaseTransform * trans,
 
     status = klass->process (filter, &src, &dst, priv->readback, NULL);
   } else if (gst_cuda_context_push (priv->context)) {
-    status = process_on_device (filter, &in_frame, src_on_device, &out_frame,
-        dst_on_device);
+    status = process_on_device (filter, inbuf, &in_frame, src_on_device,
+        outbuf, &out_frame, dst_on_device);
     gst_cuda_context_pop (NULL);
   } else {
     goto push_failed;
@@ -1048,6 +1155,11 @@ gst_cuda_imgproc_filter_transform (GstBaseTransform * trans,
     klass->frame_done (filter, outbuf, priv->readback);
   return GST_FLOW_OK;
 
+wait_failed:
+  GST_ELEMENT_ERROR (filter, LIBRARY, FAILED,
+      ("Waiting for the input frame's CUDA work failed."),
+      ("%s: %s", cip_status_name (status), cip_stream_error (priv->stream)));
+  return GST_FLOW_ERROR;
 invalid_input:
   GST_ELEMENT_ERROR (filter, STREAM, FORMAT,
       ("Input buffer does not hold a %dx%d %s frame.",
@@ -1085,4 +1197,23 @@ process_failed:
         ("CUDA processing of the frame failed."),
         ("%s: %s", cip_status_name (status), cip_stream_error (priv->stream)));
   return GST_FLOW_ERROR;
+}
+
+/* Held input frames go back upstream at the end of a stream or a flush. */
+static gboolean
+gst_cuda_imgproc_filter_sink_event (GstBaseTransform * trans,
+    GstEvent * event)
+{
+  GstCudaImgprocFilterPrivate *priv =
+      GET_PRIV (GST_CUDA_IMGPROC_FILTER (trans));
+
+  if ((GST_EVENT_TYPE (event) == GST_EVENT_EOS ||
+          GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) &&
+      priv->in_flight_count > 0 && gst_cuda_context_push (priv->context)) {
+    drain_in_flight (priv);
+    gst_cuda_context_pop (NULL);
+  }
+
+  return GST_BASE_TRANSFORM_CLASS (gst_cuda_imgproc_filter_parent_class)->
+      sink_event (trans, event);
 }

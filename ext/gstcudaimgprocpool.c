@@ -43,6 +43,52 @@ struct _GstCudaImgprocPool
   gboolean repacked;            /* alloc_info is a stand-in for info */
 };
 
+/* A frame's ready event, kept on its memory for the memory's life. */
+typedef struct
+{
+  CipEvent *event;
+  GstCudaContext *context;
+} ReadyEvent;
+
+static GQuark ready_event_quark;
+
+static void
+ready_event_free (ReadyEvent * ready)
+{
+  if (gst_cuda_context_push (ready->context)) {
+    cip_event_free (ready->event);
+    gst_cuda_context_pop (NULL);
+  }
+  gst_object_unref (ready->context);
+  g_free (ready);
+}
+
+GType
+gst_cuda_imgproc_ready_event_api_get_type (void)
+{
+  static GType type = 0;
+  static const gchar *tags[] = { GST_META_TAG_MEMORY_STR, NULL };
+
+  if (g_once_init_enter (&type)) {
+    GType t = gst_meta_api_type_register ("GstCudaImgprocReadyEventAPI",
+        tags);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+CipEvent *
+gst_cuda_imgproc_buffer_ready_event (GstBuffer * buffer)
+{
+  ReadyEvent *ready;
+
+  if (ready_event_quark == 0 || gst_buffer_n_memory (buffer) != 1)
+    return NULL;
+  ready = gst_mini_object_get_qdata (GST_MINI_OBJECT_CAST
+      (gst_buffer_peek_memory (buffer, 0)), ready_event_quark);
+  return ready ? ready->event : NULL;
+}
+
 G_DEFINE_TYPE_WITH_CODE (GstCudaImgprocPool, gst_cuda_imgproc_pool,
     GST_TYPE_BUFFER_POOL,
     GST_DEBUG_CATEGORY_INIT (gst_cuda_imgproc_pool_debug, "cudaimgprocpool", 0,
@@ -181,6 +227,9 @@ gst_cuda_imgproc_pool_alloc_buffer (GstBufferPool * pool,
   GstCudaImgprocPool *self = GST_CUDA_IMGPROC_POOL (pool);
   GstMemory *mem;
 
+  ReadyEvent *ready;
+  CipStatus status = CIP_ERROR_CUDA;
+
   mem = gst_cuda_allocator_alloc (GST_CUDA_ALLOCATOR (self->allocator),
       self->context, &self->alloc_info);
   if (mem == NULL) {
@@ -188,6 +237,24 @@ gst_cuda_imgproc_pool_alloc_buffer (GstBufferPool * pool,
         GST_VIDEO_INFO_NAME (&self->info));
     return GST_FLOW_ERROR;
   }
+
+  ready = g_new0 (ReadyEvent, 1);
+  ready->context = gst_object_ref (self->context);
+  if (gst_cuda_context_push (self->context)) {
+    status = cip_event_new (&ready->event, NULL);
+    gst_cuda_context_pop (NULL);
+  }
+  if (status != CIP_OK) {
+    GST_ERROR_OBJECT (self, "could not create a CUDA event: %s",
+        cip_status_name (status));
+    gst_object_unref (ready->context);
+    g_free (ready);
+    gst_memory_unref (mem);
+    return GST_FLOW_ERROR;
+  }
+  gst_mini_object_set_qdata (GST_MINI_OBJECT_CAST (mem), ready_event_quark,
+      ready, (GDestroyNotify) ready_event_free);
+
   *buffer = wrap_memory (self, mem);
   return GST_FLOW_OK;
 }
@@ -220,6 +287,8 @@ gst_cuda_imgproc_pool_class_init (GstCudaImgprocPoolClass * klass)
   pool_class->get_options = gst_cuda_imgproc_pool_get_options;
   pool_class->set_config = gst_cuda_imgproc_pool_set_config;
   pool_class->alloc_buffer = gst_cuda_imgproc_pool_alloc_buffer;
+
+  ready_event_quark = g_quark_from_static_string ("cudaimgproc-ready-event");
 }
 
 static void

@@ -14,6 +14,8 @@
 #include <gst/video/video.h>
 #include <gst/cuda/gstcudacontext.h>
 
+#include "cip.h"
+
 G_BEGIN_DECLS
 
 #define GST_TYPE_CUDA_IMGPROC_POOL (gst_cuda_imgproc_pool_get_type ())
@@ -24,6 +26,18 @@ G_DECLARE_FINAL_TYPE (GstCudaImgprocPool, gst_cuda_imgproc_pool, GST,
  * elements output, GRAY8 included; each buffer carries a GstVideoMeta
  * describing its layout. */
 GstBufferPool *gst_cuda_imgproc_pool_new (GstCudaContext * context);
+
+/* The event a frame of this pool carries: its writer records it once the
+ * frame's kernels are enqueued, and a reader in CUDA waits for it instead
+ * of the writer synchronizing.  NULL for other buffers. */
+CipEvent *gst_cuda_imgproc_buffer_ready_event (GstBuffer * buffer);
+
+/* The meta API an element adds to an allocation query to say it waits for
+ * the ready events of its input frames: its upstream neighbour then need
+ * not synchronize before pushing. */
+#define GST_CUDA_IMGPROC_READY_EVENT_API_TYPE \
+    (gst_cuda_imgproc_ready_event_api_get_type ())
+GType gst_cuda_imgproc_ready_event_api_get_type (void);
 
 G_END_DECLS
 

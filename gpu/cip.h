@@ -120,6 +120,22 @@ void *cip_stream_handle (CipStream * stream);
 /* What the last failed call on @stream said, with the CUDA error's name. */
 const char *cip_stream_error (const CipStream * stream);
 
+/* Events mark a point in a stream's work, so that another stream, or the
+ * host, can wait for it without waiting for the whole stream. */
+typedef struct _CipEvent CipEvent;
+
+CipStatus cip_event_new (CipEvent ** event, CipStream * stream);
+void cip_event_free (CipEvent * event);
+/* Marks the work enqueued on @stream so far. */
+CipStatus cip_event_record (CipEvent * event, CipStream * stream);
+/* Work enqueued on @stream from now on waits for @event (a no-op if it
+ * was never recorded). */
+CipStatus cip_stream_wait_event (CipStream * stream, CipEvent * event);
+/* Whether the work @event marks is done (or it was never recorded). */
+bool cip_event_done (CipEvent * event);
+/* Blocks until it is. */
+CipStatus cip_event_synchronize (CipEvent * event, CipStream * stream);
+
 /* Memory.  Device images are pitched for coalesced rows. */
 CipStatus cip_image_alloc (CipImage * image, int width, int height,
     CipFormat format, CipStream * stream);

@@ -239,3 +239,73 @@ cip_copy (const CipImage * src, CipImage * dst, CipStream * stream)
           cudaMemcpyDefault, stream->stream));
   return CIP_OK;
 }
+
+struct _CipEvent
+{
+  cudaEvent_t event;
+};
+
+CipStatus
+cip_event_new (CipEvent ** event, CipStream * stream)
+{
+  CipEvent *e = (CipEvent *) calloc (1, sizeof (CipEvent));
+
+  if (e == NULL)
+    return CIP_ERROR_OUT_OF_MEMORY;
+  /* No timing: recording and waiting stay cheap. */
+  cudaError_t err = cudaEventCreateWithFlags (&e->event,
+      cudaEventDisableTiming);
+  if (err != cudaSuccess) {
+    free (e);
+    return cip_cuda_fail (stream, "cudaEventCreateWithFlags", err);
+  }
+  *event = e;
+  return CIP_OK;
+}
+
+void
+cip_event_free (CipEvent * event)
+{
+  if (event == NULL)
+    return;
+  cudaEventDestroy (event->event);
+  free (event);
+}
+
+CipStatus
+cip_event_record (CipEvent * event, CipStream * stream)
+{
+  if (event == NULL || stream == NULL)
+    return CIP_ERROR_INVALID_ARGUMENT;
+  CIP_CUDA_TRY (stream, cudaEventRecord (event->event, stream->stream));
+  return CIP_OK;
+}
+
+CipStatus
+cip_stream_wait_event (CipStream * stream, CipEvent * event)
+{
+  if (event == NULL || stream == NULL)
+    return CIP_ERROR_INVALID_ARGUMENT;
+  CIP_CUDA_TRY (stream, cudaStreamWaitEvent (stream->stream, event->event,
+          0));
+  return CIP_OK;
+}
+
+bool
+cip_event_done (CipEvent * event)
+{
+  if (cudaEventQuery (event->event) != cudaErrorNotReady)
+    return true;
+  /* "Not ready" is an answer, not a failure for the next check to see. */
+  (void) cudaGetLastError ();
+  return false;
+}
+
+CipStatus
+cip_event_synchronize (CipEvent * event, CipStream * stream)
+{
+  if (event == NULL)
+    return CIP_ERROR_INVALID_ARGUMENT;
+  CIP_CUDA_TRY (stream, cudaEventSynchronize (event->event));
+  return CIP_OK;
+}
