@@ -12,16 +12,35 @@
 
 #include "cip-cuda.cuh"
 
-/* cip_otsu_threshold() split over a thread per bin: the per-bin products
- * and the variances run in parallel, the recurrence of q1 and mu1 (whose
- * rounding decides ties) in one thread, with the same operations in the
- * same order, so the threshold is the reference's bit for bit. */
+/* a / b rounded to nearest, from y = RN(1/b): a first quotient and two
+ * corrections by the exact residual a - b q (one fused multiply-add).
+ * After the first, q is within an ulp of a / b; from there Markstein's
+ * theorem makes the second the correctly rounded quotient, the same bits
+ * as IEEE division.  Its dependent chain is five operations, where a
+ * division is a long one: this sits on the sequential path of Otsu. */
+__device__ __forceinline__ double
+divide_with_reciprocal (double a, double b, double y)
+{
+  double q = __dmul_rn (a, y);
+  double r = __fma_rn (-b, q, a);
+
+  q = __fma_rn (r, y, q);
+  r = __fma_rn (-b, q, a);
+  return __fma_rn (r, y, q);
+}
+
+/* cip_otsu_threshold() split over a thread per bin: the per-bin products,
+ * the reciprocals and the variances run in parallel; the recurrences of q1
+ * and mu1 (whose rounding decides ties) run in one thread each, with the
+ * reference's operations in its order, so the threshold is the
+ * reference's bit for bit. */
 __global__ void
 otsu_threshold_kernel (uint32_t * hist, uint8_t * threshold)
 {
   __shared__ uint32_t scratch[CIP_BIN_THREADS / 32];
   __shared__ double p[CIP_HIST_BINS], weighted_p[CIP_HIST_BINS];
-  __shared__ double q1_at[CIP_HIST_BINS], mu1_at[CIP_HIST_BINS];
+  __shared__ double q1_at[CIP_HIST_BINS], reciprocal[CIP_HIST_BINS];
+  __shared__ double mu1_at[CIP_HIST_BINS];
   __shared__ bool valid[CIP_HIST_BINS];
   __shared__ unsigned long long weighted_sum;
   __shared__ uint32_t total_count;
@@ -50,17 +69,32 @@ otsu_threshold_kernel (uint32_t * hist, uint8_t * threshold)
   weighted_p[bin] = bin * p[bin];
   __syncthreads ();
 
+  /* q1, a running sum in the reference's order. */
   if (bin == 0) {
-    double mu1 = 0, q1 = 0;
+    double q1 = 0;
 
     for (int i = 0; i < CIP_HIST_BINS; i++) {
-      mu1 *= q1;
       q1 += p[i];
-      valid[i] = !cip_otsu_skips (q1, 1. - q1);
-      if (valid[i])
-        mu1 = (mu1 + weighted_p[i]) / q1;
       q1_at[i] = q1;
+      valid[i] = !cip_otsu_skips (q1, 1. - q1);
+    }
+  }
+  __syncthreads ();
+  reciprocal[bin] = __drcp_rn (q1_at[bin]);
+  __syncthreads ();
+
+  /* mu1: scaled back by the previous q1, then divided by the new one
+   * where the reference does not skip the bin. */
+  if (bin == 0) {
+    double mu1 = 0, q1_prev = 0;
+
+    for (int i = 0; i < CIP_HIST_BINS; i++) {
+      mu1 = __dmul_rn (mu1, q1_prev);
+      if (valid[i])
+        mu1 = divide_with_reciprocal (__dadd_rn (mu1, weighted_p[i]), q1_at[i],
+            reciprocal[i]);
       mu1_at[i] = mu1;
+      q1_prev = q1_at[i];
     }
   }
   __syncthreads ();

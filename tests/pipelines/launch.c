@@ -47,8 +47,8 @@ element_cuda_context (GstElement * element)
 
     gst_query_parse_context (query, &ctx);
     if (ctx)
-      gst_structure_get (gst_context_get_structure (ctx), "cuda-context",
-          GST_TYPE_CUDA_CONTEXT, &context, NULL);
+      gst_structure_get (gst_context_get_structure (ctx),
+          GST_CUDA_CONTEXT_TYPE, GST_TYPE_CUDA_CONTEXT, &context, NULL);
   }
   gst_query_unref (query);
   gst_object_unref (pad);

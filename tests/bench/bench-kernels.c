@@ -1,0 +1,1044 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/* Time per call of the cip operations on the GPU, against the copy
+ * bandwidth of the same GPU and, when built with NPP, NPP's nearest
+ * equivalents on the same stream.
+ *
+ *   bench-kernels [--quick] [--csv FILE]
+ *
+ * Floors: a 256 MB device-to-device copy (bytes read + written), 64 MB
+ * host-to-device and device-to-host copies from page-locked and from
+ * pageable memory; median of 20 after a warm-up.
+ *
+ * Operations, at 1080p and 4K: inputs hold random bytes and rotate through
+ * enough images (inputs and outputs together over 5x the L2, 256 MB at
+ * least) that no call finds its image in L2.  Calls are queued in batches
+ * of 25 behind a host gate, released once the batch is queued, so that
+ * they run back to back: each call is timed by the CUDA events around it,
+ * on the GPU, without launch gaps.  The host's cost of queuing one call
+ * (one event record included) is reported beside it: where it exceeds the
+ * GPU time, a pipeline is bound by launches, not by the kernels.  300 calls after 20 of warm-up.
+ * GB/s counts the bytes an operation must read and write (RGBA to gray:
+ * 5 per pixel; mask: 2; equalize and Otsu: 3, histogram pass included).
+ *
+ * --quick (CI, no GPU): the CPU reference on 320x240, a few calls each.
+ * Without --quick and without a device: exit code 77.
+ *
+ * With NPP, on the GPU host (CUDA 13 under /usr/local/cuda), from the
+ * source root after `ninja -C build-gpu`:
+ *
+ *   gcc -O2 -std=gnu11 -DHAVE_NPP -Igpu -Igpu/ref \
+ *     -I/usr/local/cuda/include $(pkg-config --cflags glib-2.0) \
+ *     tests/bench/bench-kernels.c tests/bench/npp-peers.c \
+ *     -o build-gpu/bench-kernels-npp build-gpu/gpu/libcip.a \
+ *     -L/usr/local/cuda/lib64 -Wl,-rpath,/usr/local/cuda/lib64 \
+ *     -lnppicc -lnppist -lnppitc -lnppc -lcudart_static \
+ *     $(pkg-config --libs glib-2.0) -lrt -ldl -lpthread -lstdc++ -lm
+ *   build-gpu/bench-kernels-npp --csv kernels.csv
+ */
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+#include <cuda_runtime_api.h>
+
+#include "cip.h"
+#include "cip-ref.h"
+#include "npp-peers.h"
+
+#define N_WARMUP 20
+#define N_RUNS 300
+#define BATCH 25
+#define N_FLOOR_WARMUP 3
+#define N_FLOOR_RUNS 20
+#define D2D_BYTES ((size_t) 256 << 20)
+#define HOST_COPY_BYTES ((size_t) 64 << 20)
+#define MIN_ROTATION_BYTES ((size_t) 256 << 20)
+/* A gate not opened by then means the call waited for the stream. */
+#define GATE_TIMEOUT_US 500000
+
+#define QUICK_WIDTH 320
+#define QUICK_HEIGHT 240
+#define QUICK_WARMUP 2
+#define QUICK_RUNS 20
+
+typedef struct
+{
+  double min, p10, median, p90, max;
+  double host_us;               /* queuing cost per call, or NAN */
+  gboolean host_waited;         /* some call waited for the GPU */
+} Timing;
+
+typedef enum
+{
+  INPUT_RGBA,
+  INPUT_NATURAL,
+  INPUT_UNIFORM,
+  N_INPUTS,
+} InputKind;
+
+static const char *input_names[N_INPUTS] = {
+  "random RGBA", "gray of random RGBA", "uniform GRAY8"
+};
+
+/* Images an operation rotates through. */
+typedef struct
+{
+  CipImage *src;
+  CipImage *dst;
+  int n;
+} Set;
+
+typedef struct
+{
+  CipStream *stream;
+  cudaStream_t cuda;
+  cudaEvent_t events[BATCH + 1];
+  uint8_t *threshold;           /* page-locked, for cip_otsu */
+  /* NPP's operands. */
+  uint8_t npp_threshold;
+  int32_t *npp_hist;            /* device, 256 bins */
+  int32_t *npp_values;          /* device, 256-entry lookup table */
+  int32_t *npp_levels;          /* device, 0 .. 255 */
+} Ctx;
+
+typedef gboolean (*OpFunc) (Ctx * c, const CipImage * src, CipImage * dst);
+
+typedef enum
+{
+  PREPARE_NONE,
+  PREPARE_MASK,                 /* NPP threshold from the mask's */
+  PREPARE_LUT,                  /* NPP lookup table from a histogram */
+  PREPARE_OTSU,                 /* NPP threshold from cip_otsu */
+} Prepare;
+
+typedef struct
+{
+  const char *name;
+  InputKind input;
+  OpFunc ours;
+  OpFunc npp;
+  const char *npp_name;
+  Prepare prepare;
+  int bytes_per_pixel;          /* read + written per call */
+} OpCase;
+
+static const CipMaskParams mask_params = { 128, 255, false };
+
+static const struct
+{
+  const char *name;
+  int width, height;
+} sizes[] = {
+  {"1080p", 1920, 1080},
+  {"4K", 3840, 2160},
+};
+
+static FILE *csv;
+static guint n_passed, n_failed;
+
+/* Statistics */
+
+static int
+compare_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+static void
+timing_from_samples (double *us, int n, Timing * t)
+{
+  qsort (us, n, sizeof (double), compare_double);
+  t->min = us[0];
+  t->p10 = us[(int) (0.1 * (n - 1) + 0.5)];
+  t->median = (us[(n - 1) / 2] + us[n / 2]) / 2;
+  t->p90 = us[(int) (0.9 * (n - 1) + 0.5)];
+  t->max = us[n - 1];
+}
+
+/* Random bytes: xorshift64*, fast enough for hundreds of MB. */
+static void
+fill_random (uint8_t * data, size_t size, uint64_t seed)
+{
+  uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
+  size_t i;
+
+  for (i = 0; i < size; i += 8) {
+    uint64_t v;
+
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    v = x * 0x2545F4914F6CDD1Dull;
+    memcpy (data + i, &v, MIN (8, size - i));
+  }
+}
+
+static CipImage
+host_image (int width, int height, CipFormat format)
+{
+  CipImage image;
+
+  image.width = width;
+  image.height = height;
+  image.format = format;
+  image.stride = (size_t) width * cip_format_bytes_per_pixel (format);
+  image.data = g_malloc (image.stride * height);
+  return image;
+}
+
+static double
+gbps (double bytes, double us)
+{
+  return bytes / us / 1e3;
+}
+
+/* Output */
+
+static void
+csv_row (const char *section, const char *op, const char *size, int width,
+    int height, const char *input, const Timing * t, double npp_us,
+    double bytes, double copy_gbps)
+{
+  double rate = gbps (bytes, t->median);
+
+  if (csv == NULL)
+    return;
+  fprintf (csv, "%s,\"%s\",%s,%d,%d,\"%s\",%.2f,%.2f,%.2f,%.2f,%.2f,",
+      section, op, size, width, height, input, t->median, t->min, t->p10,
+      t->p90, t->max);
+  if (isnan (t->host_us))
+    fprintf (csv, ",");
+  else
+    fprintf (csv, "%.2f,", t->host_us);
+  if (isnan (npp_us))
+    fprintf (csv, ",,");
+  else
+    fprintf (csv, "%.2f,%.3f,", npp_us, npp_us / t->median);
+  fprintf (csv, "%.2f,", rate);
+  if (copy_gbps > 0)
+    fprintf (csv, "%.1f\n", 100 * rate / copy_gbps);
+  else
+    fprintf (csv, "\n");
+}
+
+static void
+print_op_header (void)
+{
+  printf ("| op | size | input | ours µs median [p10–p90] | min–max µs | "
+      "host µs/call | NPP µs | speedup (NPP/ours) | GB/s | %% of copy |\n"
+      "|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+}
+
+static void
+print_op_row (const char *op, const char *size, const char *input,
+    const Timing * t, double npp_us, double bytes, double copy_gbps)
+{
+  double rate = gbps (bytes, t->median);
+
+  printf ("| %s | %s | %s | %.1f [%.1f–%.1f] | %.1f–%.1f | ", op, size,
+      input, t->median, t->p10, t->p90, t->min, t->max);
+  if (isnan (t->host_us))
+    printf ("n/a | ");
+  else
+    printf ("%.1f%s%s | ", t->host_us, t->host_us > t->median ?
+        " (launch-bound)" : "", t->host_waited ? " (waits for GPU)" : "");
+  if (isnan (npp_us))
+    printf ("n/a | n/a | ");
+  else
+    printf ("%.1f | %.2f× | ", npp_us, npp_us / t->median);
+  if (copy_gbps > 0)
+    printf ("%.1f | %.0f%% |\n", rate, 100 * rate / copy_gbps);
+  else
+    printf ("%.2f | n/a |\n", rate);
+}
+
+/* Operations */
+
+static gboolean
+run_gray (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return cip_gray (src, dst, CIP_GRAY_BT601, c->stream) == CIP_OK;
+}
+
+static gboolean
+run_mask (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return cip_mask (src, dst, &mask_params, c->stream) == CIP_OK;
+}
+
+static gboolean
+run_equalize (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return cip_equalize (src, dst, c->stream) == CIP_OK;
+}
+
+static gboolean
+run_otsu (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return cip_otsu (src, dst, false, c->threshold, c->stream) == CIP_OK;
+}
+
+#ifdef HAVE_NPP
+
+static gboolean
+run_npp_gray (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return npp_rgba_to_gray (src->data, (int) src->stride, dst->data,
+      (int) dst->stride, src->width, src->height) == 0;
+}
+
+static gboolean
+run_npp_histogram (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return npp_histogram_even (src->data, (int) src->stride, src->width,
+      src->height, c->npp_hist) == 0;
+}
+
+static gboolean
+run_npp_lut (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return npp_lut_linear (src->data, (int) src->stride, dst->data,
+      (int) dst->stride, src->width, src->height, c->npp_values,
+      c->npp_levels, 256) == 0;
+}
+
+static gboolean
+run_npp_threshold (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return npp_threshold_gtval (src->data, (int) src->stride, dst->data,
+      (int) dst->stride, src->width, src->height, c->npp_threshold,
+      255) == 0;
+}
+
+/* NPP has no equalization: histogram, then the table applied.  The table
+ * (a CDF) needs the histogram on the host in between; that round trip is
+ * left out, so this is a lower bound of an NPP equalize. */
+static gboolean
+run_npp_equalize (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return run_npp_histogram (c, src, dst) && run_npp_lut (c, src, dst);
+}
+
+/* Likewise without the threshold search between the two calls. */
+static gboolean
+run_npp_otsu (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return run_npp_histogram (c, src, dst) && run_npp_threshold (c, src, dst);
+}
+
+#define NPP_PEER(f) f
+#else
+#define NPP_PEER(f) NULL
+#endif
+
+static const OpCase op_cases[] = {
+  {"cip_gray (BT601)", INPUT_RGBA, run_gray, NPP_PEER (run_npp_gray),
+      "RGBToGray_8u_AC4C1R", PREPARE_NONE, 5},
+  {"cip_mask", INPUT_UNIFORM, run_mask, NPP_PEER (run_npp_threshold),
+        "Threshold_GTVal (leaves pixels <= t as they are)", PREPARE_MASK,
+      2},
+  {"cip_equalize", INPUT_NATURAL, run_equalize,
+        NPP_PEER (run_npp_equalize),
+        "HistogramEven + LUT_Linear, back to back, no host CDF",
+      PREPARE_LUT, 3},
+  {"cip_equalize", INPUT_UNIFORM, run_equalize,
+        NPP_PEER (run_npp_equalize),
+        "HistogramEven + LUT_Linear, back to back, no host CDF",
+      PREPARE_LUT, 3},
+  {"cip_otsu", INPUT_NATURAL, run_otsu, NPP_PEER (run_npp_otsu),
+        "HistogramEven + Threshold_GTVal, no threshold search",
+      PREPARE_OTSU, 3},
+  {"cip_otsu", INPUT_UNIFORM, run_otsu, NPP_PEER (run_npp_otsu),
+        "HistogramEven + Threshold_GTVal, no threshold search",
+      PREPARE_OTSU, 3},
+};
+
+#ifdef HAVE_NPP
+/* Each NPP call alone, to see where a composite's time goes. */
+static const OpCase npp_cases[] = {
+  {"nppiRGBToGray_8u_AC4C1R_Ctx", INPUT_RGBA, run_npp_gray, NULL, NULL,
+      PREPARE_NONE, 5},
+  {"nppiHistogramEven_8u_C1R_Ctx", INPUT_NATURAL, run_npp_histogram, NULL,
+      NULL, PREPARE_NONE, 1},
+  {"nppiHistogramEven_8u_C1R_Ctx", INPUT_UNIFORM, run_npp_histogram, NULL,
+      NULL, PREPARE_NONE, 1},
+  {"nppiLUT_Linear_8u_C1R_Ctx", INPUT_NATURAL, run_npp_lut, NULL, NULL,
+      PREPARE_LUT, 2},
+  {"nppiThreshold_GTVal_8u_C1R_Ctx", INPUT_UNIFORM, run_npp_threshold, NULL,
+      NULL, PREPARE_MASK, 2},
+};
+#endif
+
+/* GPU timing */
+
+#define CUDA_CHECK(call) do {                                         \
+    cudaError_t _err = (call);                                        \
+    if (_err != cudaSuccess) {                                        \
+      g_printerr ("%s:%d: %s failed: %s\n", __FILE__, __LINE__,       \
+          #call, cudaGetErrorName (_err));                            \
+      return FALSE;                                                   \
+    }                                                                 \
+  } while (0)
+
+typedef struct
+{
+  gint open;
+  gint timed_out;
+} Gate;
+
+/* Static: a callback that timed out may still read it after its batch. */
+static Gate gate;
+
+G_STATIC_ASSERT (N_RUNS % BATCH == 0);
+
+/* Holds the stream until the host has queued a whole batch. */
+static void CUDART_CB
+gate_wait (void *data)
+{
+  Gate *g = data;
+  gint64 deadline = g_get_monotonic_time () + GATE_TIMEOUT_US;
+
+  while (!g_atomic_int_get (&g->open)) {
+    if (g_get_monotonic_time () > deadline) {
+      /* The host is blocked on this stream inside a call. */
+      g_atomic_int_set (&g->timed_out, 1);
+      return;
+    }
+  }
+}
+
+static gboolean
+time_op (Ctx * c, OpFunc op, const Set * set, Timing * t)
+{
+  double us[N_RUNS];
+  gint64 host_us = 0;
+  int i, k, r = 0;
+
+  t->host_waited = FALSE;
+  for (i = 0; i < N_WARMUP; i++, r = (r + 1) % set->n)
+    if (!op (c, &set->src[r], &set->dst[r]))
+      return FALSE;
+  CUDA_CHECK (cudaStreamSynchronize (c->cuda));
+
+  for (i = 0; i < N_RUNS; i += BATCH) {
+    gint64 start;
+
+    /* The previous batch's callback has returned: the stream is idle. */
+    gate.open = 0;
+    gate.timed_out = 0;
+
+    CUDA_CHECK (cudaLaunchHostFunc (c->cuda, gate_wait, &gate));
+    start = g_get_monotonic_time ();
+    for (k = 0; k <= BATCH; k++) {
+      /* Event k before call k, event k + 1 after it. */
+      if (cudaEventRecord (c->events[k], c->cuda) != cudaSuccess
+          || (k < BATCH && !op (c, &set->src[r], &set->dst[r]))) {
+        g_atomic_int_set (&gate.open, 1);
+        cudaStreamSynchronize (c->cuda);
+        return FALSE;
+      }
+      if (k < BATCH)
+        r = (r + 1) % set->n;
+    }
+    host_us += g_get_monotonic_time () - start;
+    g_atomic_int_set (&gate.open, 1);
+    CUDA_CHECK (cudaStreamSynchronize (c->cuda));
+    if (g_atomic_int_get (&gate.timed_out))
+      t->host_waited = TRUE;
+
+    for (k = 0; k < BATCH; k++) {
+      float ms;
+
+      CUDA_CHECK (cudaEventElapsedTime (&ms, c->events[k],
+              c->events[k + 1]));
+      us[i + k] = ms * 1e3;
+    }
+  }
+  timing_from_samples (us, N_RUNS, t);
+  t->host_us = (double) host_us / N_RUNS;
+  return TRUE;
+}
+
+static gboolean
+time_copy (Ctx * c, void *dst, const void *src, size_t bytes,
+    enum cudaMemcpyKind kind, Timing * t)
+{
+  double us[N_FLOOR_RUNS];
+  int i;
+
+  for (i = 0; i < N_FLOOR_WARMUP + N_FLOOR_RUNS; i++) {
+    float ms;
+
+    CUDA_CHECK (cudaEventRecord (c->events[0], c->cuda));
+    CUDA_CHECK (cudaMemcpyAsync (dst, src, bytes, kind, c->cuda));
+    CUDA_CHECK (cudaEventRecord (c->events[1], c->cuda));
+    CUDA_CHECK (cudaEventSynchronize (c->events[1]));
+    CUDA_CHECK (cudaEventElapsedTime (&ms, c->events[0], c->events[1]));
+    if (i >= N_FLOOR_WARMUP)
+      us[i - N_FLOOR_WARMUP] = ms * 1e3;
+  }
+  timing_from_samples (us, N_FLOOR_RUNS, t);
+  t->host_us = NAN;
+  t->host_waited = FALSE;
+  return TRUE;
+}
+
+static void
+floor_row (const char *name, size_t bytes, double traffic, const Timing * t)
+{
+  char size[32];
+
+  g_snprintf (size, sizeof (size), "%zu MB", bytes >> 20);
+  printf ("| %s | %s | %.1f | %.1f–%.1f | %.1f |\n", name, size, t->median,
+      t->min, t->max, gbps (traffic, t->median));
+  csv_row ("floor", name, size, 0, 0, "", t, NAN, traffic, 0);
+}
+
+/* The device-to-device copy's GB/s (read + written), or 0 on failure. */
+static double
+run_floors (Ctx * c)
+{
+  void *dev_a = NULL, *dev_b = NULL, *pinned = NULL, *pageable = NULL;
+  double copy_gbps = 0;
+  Timing t;
+
+  printf ("## Floors\n\n| copy | size | median µs | min–max µs | GB/s |\n"
+      "|---|---|---:|---:|---:|\n");
+  if (cudaMalloc (&dev_a, D2D_BYTES) != cudaSuccess
+      || cudaMalloc (&dev_b, D2D_BYTES) != cudaSuccess
+      || cudaHostAlloc (&pinned, HOST_COPY_BYTES,
+          cudaHostAllocDefault) != cudaSuccess
+      || (pageable = malloc (HOST_COPY_BYTES)) == NULL) {
+    g_printerr ("floors: allocation failed\n");
+    n_failed++;
+    goto out;
+  }
+  /* Touch every page; the content does not matter to a copy. */
+  memset (pinned, 0x5a, HOST_COPY_BYTES);
+  memset (pageable, 0xa5, HOST_COPY_BYTES);
+  cudaMemsetAsync (dev_a, 0x5a, D2D_BYTES, c->cuda);
+
+  if (time_copy (c, dev_b, dev_a, D2D_BYTES, cudaMemcpyDeviceToDevice, &t)) {
+    floor_row ("device to device (read + written)", D2D_BYTES,
+        2.0 * D2D_BYTES, &t);
+    copy_gbps = gbps (2.0 * D2D_BYTES, t.median);
+    n_passed++;
+  } else
+    n_failed++;
+
+  {
+    static const char *names[] = {
+      "host to device, page-locked", "device to host, page-locked",
+      "host to device, pageable", "device to host, pageable"
+    };
+    int i;
+
+    for (i = 0; i < 4; i++) {
+      void *host = i < 2 ? pinned : pageable;
+      gboolean to_device = i % 2 == 0;
+
+      if (time_copy (c, to_device ? dev_a : host, to_device ? host : dev_a,
+              HOST_COPY_BYTES, to_device ? cudaMemcpyHostToDevice :
+              cudaMemcpyDeviceToHost, &t)) {
+        floor_row (names[i], HOST_COPY_BYTES, HOST_COPY_BYTES, &t);
+        n_passed++;
+      } else
+        n_failed++;
+    }
+  }
+
+out:
+  cudaFree (dev_a);
+  cudaFree (dev_b);
+  cudaFreeHost (pinned);
+  free (pageable);
+  printf ("\n");
+  return copy_gbps;
+}
+
+static void
+set_free (Set * set, Ctx * c)
+{
+  int i;
+
+  for (i = 0; i < set->n; i++) {
+    cip_image_free (&set->src[i], c->stream);
+    if (set->dst)
+      cip_image_free (&set->dst[i], c->stream);
+  }
+  g_free (set->src);
+  g_free (set->dst);
+  memset (set, 0, sizeof (*set));
+}
+
+/* @n inputs of @format and, with @outputs, @n GRAY8 outputs. */
+static gboolean
+set_alloc (Set * set, Ctx * c, int n, int width, int height,
+    CipFormat format, gboolean outputs)
+{
+  int i;
+
+  set->n = n;
+  set->src = g_new0 (CipImage, n);
+  set->dst = outputs ? g_new0 (CipImage, n) : NULL;
+  for (i = 0; i < n; i++) {
+    if (cip_image_alloc (&set->src[i], width, height, format,
+            c->stream) != CIP_OK
+        || (outputs && cip_image_alloc (&set->dst[i], width, height,
+                CIP_FORMAT_GRAY8, c->stream) != CIP_OK)) {
+      g_printerr ("%dx%d: out of device memory\n", width, height);
+      set_free (set, c);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+static gboolean
+set_fill_random (Set * set, Ctx * c, uint64_t seed)
+{
+  CipImage host = host_image (set->src[0].width, set->src[0].height,
+      set->src[0].format);
+  gboolean ok = TRUE;
+  int i;
+
+  for (i = 0; ok && i < set->n; i++) {
+    fill_random (host.data, host.stride * host.height, seed + i);
+    ok = cip_copy (&host, &set->src[i], c->stream) == CIP_OK
+        && cip_stream_synchronize (c->stream) == CIP_OK;
+  }
+  g_free (host.data);
+  return ok;
+}
+
+/* Number of input/output pairs whose bytes exceed @rotation_bytes. */
+static int
+rotation_count (size_t rotation_bytes, int width, int height, int in_bpp)
+{
+  size_t pair = (size_t) width * height * (in_bpp + 1);
+
+  return MAX (4, (int) ((rotation_bytes + pair - 1) / pair));
+}
+
+#ifdef HAVE_NPP
+/* An equalization table (CDF) from the histogram of @src, uploaded for
+ * LUT_Linear, so that it maps as an equalize would. */
+static gboolean
+prepare_lut (Ctx * c, const CipImage * src)
+{
+  int32_t hist[256], values[256];
+  uint64_t total = 0, sum = 0;
+  int i;
+
+  if (!run_npp_histogram (c, src, NULL)) {
+    g_printerr ("NPP: %s\n", npp_peers_error ());
+    return FALSE;
+  }
+  CUDA_CHECK (cudaMemcpyAsync (hist, c->npp_hist, sizeof (hist),
+          cudaMemcpyDeviceToHost, c->cuda));
+  CUDA_CHECK (cudaStreamSynchronize (c->cuda));
+  for (i = 0; i < 256; i++)
+    total += (uint32_t) hist[i];
+  for (i = 0; i < 256; i++) {
+    sum += (uint32_t) hist[i];
+    values[i] = total ? (int32_t) ((255 * sum + total / 2) / total) : i;
+  }
+  /* On the stream: it does not synchronize with the legacy one. */
+  CUDA_CHECK (cudaMemcpyAsync (c->npp_values, values, sizeof (values),
+          cudaMemcpyHostToDevice, c->cuda));
+  CUDA_CHECK (cudaStreamSynchronize (c->cuda));
+  return TRUE;
+}
+#endif
+
+static gboolean
+prepare (Ctx * c, Prepare what, const Set * set)
+{
+  switch (what) {
+    case PREPARE_NONE:
+      return TRUE;
+    case PREPARE_MASK:
+      c->npp_threshold = mask_params.threshold;
+      return TRUE;
+    case PREPARE_OTSU:
+      /* The threshold Otsu finds on the first image. */
+      if (!run_otsu (c, &set->src[0], &set->dst[0])
+          || cip_stream_synchronize (c->stream) != CIP_OK)
+        return FALSE;
+      c->npp_threshold = *c->threshold;
+      return TRUE;
+    case PREPARE_LUT:
+#ifdef HAVE_NPP
+      return prepare_lut (c, &set->src[0]);
+#else
+      return TRUE;
+#endif
+  }
+  return FALSE;
+}
+
+static void
+op_failed (Ctx * c, const char *op, const char *size, gboolean npp)
+{
+#ifdef HAVE_NPP
+  if (npp) {
+    g_printerr ("%s at %s failed: %s\n", op, size, npp_peers_error ());
+    n_failed++;
+    return;
+  }
+#endif
+  g_printerr ("%s at %s failed: %s\n", op, size,
+      cip_stream_error (c->stream));
+  n_failed++;
+}
+
+static void
+run_size (Ctx * c, int s, size_t rotation_bytes, double copy_gbps)
+{
+  int width = sizes[s].width, height = sizes[s].height;
+  int n_rgba = rotation_count (rotation_bytes, width, height, 4);
+  int n_gray = rotation_count (rotation_bytes, width, height, 1);
+  Set sets[N_INPUTS] = { {0,}, };
+  Set gray_out = { 0, };
+  double pixels = (double) width * height;
+  guint i;
+
+  /* Gray inputs share one set of outputs. */
+  if (!set_alloc (&sets[INPUT_RGBA], c, n_rgba, width, height,
+          CIP_FORMAT_RGBA, TRUE)
+      || !set_alloc (&sets[INPUT_NATURAL], c, n_gray, width, height,
+          CIP_FORMAT_GRAY8, FALSE)
+      || !set_alloc (&sets[INPUT_UNIFORM], c, n_gray, width, height,
+          CIP_FORMAT_GRAY8, FALSE)
+      || !set_alloc (&gray_out, c, n_gray, width, height, CIP_FORMAT_GRAY8,
+          FALSE)) {
+    n_failed++;
+    goto out;
+  }
+  sets[INPUT_NATURAL].dst = gray_out.src;
+  sets[INPUT_UNIFORM].dst = gray_out.src;
+
+  if (!set_fill_random (&sets[INPUT_RGBA], c, 1000 * s + 1)
+      || !set_fill_random (&sets[INPUT_UNIFORM], c, 1000 * s + 500)) {
+    g_printerr ("filling the inputs failed: %s\n",
+        cip_stream_error (c->stream));
+    n_failed++;
+    goto out;
+  }
+  /* Gray made from random colours: a bell-shaped histogram, unlike
+   * uniform bytes. */
+  for (i = 0; i < (guint) n_gray; i++)
+    if (cip_gray (&sets[INPUT_RGBA].src[i % n_rgba],
+            &sets[INPUT_NATURAL].src[i], CIP_GRAY_BT601,
+            c->stream) != CIP_OK) {
+      op_failed (c, "cip_gray", sizes[s].name, FALSE);
+      goto out;
+    }
+
+  for (i = 0; i < G_N_ELEMENTS (op_cases); i++) {
+    const OpCase *oc = &op_cases[i];
+    const Set *set = &sets[oc->input];
+    double bytes = pixels * oc->bytes_per_pixel;
+    double npp_us = NAN;
+    Timing ours, npp;
+
+    if (!time_op (c, oc->ours, set, &ours)) {
+      op_failed (c, oc->name, sizes[s].name, FALSE);
+      continue;
+    }
+    if (oc->npp) {
+      if (prepare (c, oc->prepare, set) && time_op (c, oc->npp, set, &npp))
+        npp_us = npp.median;
+      else
+        op_failed (c, oc->npp_name, sizes[s].name, TRUE);
+    }
+    print_op_row (oc->name, sizes[s].name, input_names[oc->input], &ours,
+        npp_us, bytes, copy_gbps);
+    csv_row ("op", oc->name, sizes[s].name, width, height,
+        input_names[oc->input], &ours, npp_us, bytes, copy_gbps);
+    n_passed++;
+  }
+
+#ifdef HAVE_NPP
+  for (i = 0; i < G_N_ELEMENTS (npp_cases); i++) {
+    const OpCase *oc = &npp_cases[i];
+    const Set *set = &sets[oc->input];
+    double bytes = pixels * oc->bytes_per_pixel;
+    Timing t;
+
+    if (!prepare (c, oc->prepare, set) || !time_op (c, oc->ours, set, &t)) {
+      op_failed (c, oc->name, sizes[s].name, TRUE);
+      continue;
+    }
+    print_op_row (oc->name, sizes[s].name, input_names[oc->input], &t, NAN,
+        bytes, copy_gbps);
+    csv_row ("npp", oc->name, sizes[s].name, width, height,
+        input_names[oc->input], &t, NAN, bytes, copy_gbps);
+    n_passed++;
+  }
+#endif
+
+out:
+  sets[INPUT_NATURAL].dst = NULL;
+  sets[INPUT_UNIFORM].dst = NULL;
+  for (i = 0; i < N_INPUTS; i++)
+    set_free (&sets[i], c);
+  set_free (&gray_out, c);
+}
+
+static gboolean
+run_gpu (void)
+{
+  Ctx c = { 0, };
+  struct cudaDeviceProp prop;
+  char error[256] = "";
+  int device, l2 = 0, runtime = 0, s, i;
+  size_t rotation_bytes;
+  double copy_gbps;
+
+  if (cip_stream_new (&c.stream, NULL, error, sizeof (error)) != CIP_OK) {
+    g_printerr ("cip_stream_new: %s\n", error);
+    return FALSE;
+  }
+  c.cuda = (cudaStream_t) cip_stream_handle (c.stream);
+  CUDA_CHECK (cudaGetDevice (&device));
+  CUDA_CHECK (cudaGetDeviceProperties (&prop, device));
+  CUDA_CHECK (cudaDeviceGetAttribute (&l2, cudaDevAttrL2CacheSize, device));
+  CUDA_CHECK (cudaRuntimeGetVersion (&runtime));
+  for (i = 0; i <= BATCH; i++)
+    CUDA_CHECK (cudaEventCreate (&c.events[i]));
+  if (cip_host_alloc ((void **) &c.threshold, 1, c.stream) != CIP_OK) {
+    g_printerr ("cip_host_alloc: %s\n", cip_stream_error (c.stream));
+    return FALSE;
+  }
+  rotation_bytes = MAX (MIN_ROTATION_BYTES, (size_t) 5 * l2);
+
+  printf ("# Kernel benchmark: %s, %d SMs, L2 %d MB, CUDA runtime %d.%d\n\n"
+      "Inputs and outputs rotate through at least %zu MB; %d calls timed "
+      "after %d of warm-up.\n\n", prop.name, prop.multiProcessorCount,
+      l2 >> 20, runtime / 1000, runtime % 1000 / 10, rotation_bytes >> 20,
+      N_RUNS, N_WARMUP);
+
+#ifdef HAVE_NPP
+  {
+    int32_t levels[256];
+
+    for (i = 0; i < 256; i++)
+      levels[i] = i;
+    CUDA_CHECK (cudaMalloc ((void **) &c.npp_hist, 256 * sizeof (int32_t)));
+    CUDA_CHECK (cudaMalloc ((void **) &c.npp_values,
+            256 * sizeof (int32_t)));
+    CUDA_CHECK (cudaMalloc ((void **) &c.npp_levels,
+            256 * sizeof (int32_t)));
+    CUDA_CHECK (cudaMemcpyAsync (c.npp_levels, levels, sizeof (levels),
+            cudaMemcpyHostToDevice, c.cuda));
+    CUDA_CHECK (cudaMemcpyAsync (c.npp_values, levels, sizeof (levels),
+            cudaMemcpyHostToDevice, c.cuda));
+    CUDA_CHECK (cudaStreamSynchronize (c.cuda));
+    if (npp_peers_init (c.cuda, sizes[G_N_ELEMENTS (sizes) - 1].width,
+            sizes[G_N_ELEMENTS (sizes) - 1].height) != 0) {
+      g_printerr ("NPP: %s\n", npp_peers_error ());
+      return FALSE;
+    }
+  }
+#endif
+
+  copy_gbps = run_floors (&c);
+
+  printf ("## Operations\n\n");
+#ifdef HAVE_NPP
+  printf ("NPP peers on the same stream.  equalize = HistogramEven + "
+      "LUT_Linear back to back, without the host CDF NPP needs between "
+      "them; Otsu = HistogramEven + Threshold_GTVal without a threshold "
+      "search; mask = Threshold_GTVal, which leaves pixels at or below "
+      "the threshold as they are.  The last rows time each NPP call "
+      "alone.\n\n");
+#else
+  printf ("Built without NPP (-DHAVE_NPP): no peers.\n\n");
+#endif
+  print_op_header ();
+  for (s = 0; s < (int) G_N_ELEMENTS (sizes); s++)
+    run_size (&c, s, rotation_bytes, copy_gbps);
+
+#ifdef HAVE_NPP
+  npp_peers_free ();
+  cudaFree (c.npp_hist);
+  cudaFree (c.npp_values);
+  cudaFree (c.npp_levels);
+#endif
+  for (i = 0; i <= BATCH; i++)
+    cudaEventDestroy (c.events[i]);
+  cip_host_free (c.threshold, c.stream);
+  cip_stream_free (c.stream);
+  return TRUE;
+}
+
+/* --quick: the CPU reference */
+
+typedef CipStatus (*RefFunc) (const CipImage * src, CipImage * dst);
+
+static CipStatus
+ref_gray (const CipImage * src, CipImage * dst)
+{
+  return cip_ref_gray (src, dst, CIP_GRAY_BT601, NULL);
+}
+
+static CipStatus
+ref_mask (const CipImage * src, CipImage * dst)
+{
+  return cip_ref_mask (src, dst, &mask_params, NULL);
+}
+
+static CipStatus
+ref_equalize (const CipImage * src, CipImage * dst)
+{
+  return cip_ref_equalize (src, dst, NULL);
+}
+
+static CipStatus
+ref_otsu (const CipImage * src, CipImage * dst)
+{
+  uint8_t threshold;
+
+  return cip_ref_otsu (src, dst, false, &threshold, NULL);
+}
+
+static void
+run_quick (void)
+{
+  static const struct
+  {
+    const char *name;
+    InputKind input;
+    RefFunc func;
+    int bytes_per_pixel;
+  } cases[] = {
+    {"cip_ref_gray (BT601)", INPUT_RGBA, ref_gray, 5},
+    {"cip_ref_mask", INPUT_UNIFORM, ref_mask, 2},
+    {"cip_ref_equalize", INPUT_NATURAL, ref_equalize, 3},
+    {"cip_ref_equalize", INPUT_UNIFORM, ref_equalize, 3},
+    {"cip_ref_otsu", INPUT_NATURAL, ref_otsu, 3},
+    {"cip_ref_otsu", INPUT_UNIFORM, ref_otsu, 3},
+  };
+  CipImage inputs[N_INPUTS], dst;
+  double pixels = QUICK_WIDTH * QUICK_HEIGHT;
+  char size[32];
+  guint i;
+  int k;
+
+  inputs[INPUT_RGBA] = host_image (QUICK_WIDTH, QUICK_HEIGHT,
+      CIP_FORMAT_RGBA);
+  inputs[INPUT_NATURAL] = host_image (QUICK_WIDTH, QUICK_HEIGHT,
+      CIP_FORMAT_GRAY8);
+  inputs[INPUT_UNIFORM] = host_image (QUICK_WIDTH, QUICK_HEIGHT,
+      CIP_FORMAT_GRAY8);
+  dst = host_image (QUICK_WIDTH, QUICK_HEIGHT, CIP_FORMAT_GRAY8);
+  fill_random (inputs[INPUT_RGBA].data, inputs[INPUT_RGBA].stride *
+      QUICK_HEIGHT, 1);
+  fill_random (inputs[INPUT_UNIFORM].data, inputs[INPUT_UNIFORM].stride *
+      QUICK_HEIGHT, 2);
+  cip_ref_gray (&inputs[INPUT_RGBA], &inputs[INPUT_NATURAL], CIP_GRAY_BT601,
+      NULL);
+  g_snprintf (size, sizeof (size), "%dx%d", QUICK_WIDTH, QUICK_HEIGHT);
+
+  printf ("# Kernel benchmark, --quick: the CPU reference only\n\n");
+  print_op_header ();
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    double us[QUICK_RUNS];
+    gboolean ok = TRUE;
+    Timing t;
+
+    for (k = 0; ok && k < QUICK_WARMUP + QUICK_RUNS; k++) {
+      gint64 start = g_get_monotonic_time ();
+
+      ok = cases[i].func (&inputs[cases[i].input], &dst) == CIP_OK;
+      if (k >= QUICK_WARMUP)
+        /* Microsecond clock: keep tiny calls off zero. */
+        us[k - QUICK_WARMUP] = MAX (1, g_get_monotonic_time () - start);
+    }
+    if (!ok) {
+      g_printerr ("%s failed\n", cases[i].name);
+      n_failed++;
+      continue;
+    }
+    timing_from_samples (us, QUICK_RUNS, &t);
+    t.host_us = NAN;
+    t.host_waited = FALSE;
+    print_op_row (cases[i].name, size, input_names[cases[i].input], &t, NAN,
+        pixels * cases[i].bytes_per_pixel, 0);
+    csv_row ("cpu", cases[i].name, size, QUICK_WIDTH, QUICK_HEIGHT,
+        input_names[cases[i].input], &t, NAN,
+        pixels * cases[i].bytes_per_pixel, 0);
+    n_passed++;
+  }
+
+  for (i = 0; i < N_INPUTS; i++)
+    g_free (inputs[i].data);
+  g_free (dst.data);
+}
+
+int
+main (int argc, char **argv)
+{
+  gboolean quick = FALSE;
+  gchar *csv_path = NULL;
+  GOptionEntry entries[] = {
+    {"quick", 0, 0, G_OPTION_ARG_NONE, &quick,
+        "The CPU reference on small images (no GPU needed)", NULL},
+    {"csv", 0, 0, G_OPTION_ARG_FILENAME, &csv_path, "Write the rows as CSV",
+        "FILE"},
+    {NULL}
+  };
+  GOptionContext *options = g_option_context_new ("- kernel benchmark");
+  GError *error = NULL;
+  int devices = 0;
+  gboolean ok = TRUE;
+
+  g_option_context_add_main_entries (options, entries, NULL);
+  if (!g_option_context_parse (options, &argc, &argv, &error)) {
+    g_printerr ("%s\n", error->message);
+    g_clear_error (&error);
+    return 2;
+  }
+  g_option_context_free (options);
+
+  if (!quick && cip_device_count (&devices) != CIP_OK) {
+    g_printerr ("no usable CUDA device: use --quick\n");
+    return 77;
+  }
+
+  if (csv_path) {
+    csv = fopen (csv_path, "w");
+    if (csv == NULL) {
+      g_printerr ("cannot write %s\n", csv_path);
+      return 2;
+    }
+    fprintf (csv, "section,op,size,width,height,input,median_us,min_us,"
+        "p10_us,p90_us,max_us,host_us,npp_median_us,speedup,gbps,"
+        "pct_copy\n");
+  }
+
+  if (quick)
+    run_quick ();
+  else
+    ok = run_gpu ();
+
+  if (csv)
+    fclose (csv);
+  g_free (csv_path);
+  printf ("\n%u passed, %u failed\n", n_passed, n_failed);
+  return ok && n_failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,255 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/* NPP peers for bench-kernels: see npp-peers.h.
+ *
+ * Prototypes used (CUDA 12/13 NPP, application-managed stream context; the
+ * non-_Ctx forms are gone in CUDA 13), as matched against:
+ *  - nppi_statistics_functions.h of the CUDA 13 toolkit (NVIDIA header,
+ *    copyright 2009-2025, as mirrored in leomaxwell972/CU13ToolKit_Includes,
+ *    include/nppi_statistics_functions.h):
+ *      NppStatus nppiHistogramEven_8u_C1R_Ctx (const Npp8u * pSrc,
+ *          int nSrcStep, NppiSize oSizeROI, Npp32s * pHist, int nLevels,
+ *          Npp32s nLowerLevel, Npp32s nUpperLevel, Npp8u * pBuffer,
+ *          NppStreamContext nppStreamCtx);
+ *      NppStatus nppiHistogramEvenGetBufferSize_8u_C1R_Ctx (
+ *          NppiSize oSizeROI, int nLevels, size_t * hpBufferSize,
+ *          NppStreamContext nppStreamCtx);
+ *  - NVIDIA's NPP documentation (docs.nvidia.com/cuda/npp, "Image Color
+ *    Conversion" and "Image Threshold And Compare Operations", _Ctx forms;
+ *    the LUT form also in the NPP 11 group__image__color___l_u_t___linear
+ *    page):
+ *      NppStatus nppiRGBToGray_8u_AC4C1R_Ctx (const Npp8u * pSrc,
+ *          int nSrcStep, Npp8u * pDst, int nDstStep, NppiSize oSizeROI,
+ *          NppStreamContext nppStreamCtx);
+ *      NppStatus nppiLUT_Linear_8u_C1R_Ctx (const Npp8u * pSrc,
+ *          int nSrcStep, Npp8u * pDst, int nDstStep, NppiSize oSizeROI,
+ *          const Npp32s * pValues, const Npp32s * pLevels, int nLevels,
+ *          NppStreamContext nppStreamCtx);
+ *      NppStatus nppiThreshold_GTVal_8u_C1R_Ctx (const Npp8u * pSrc,
+ *          int nSrcStep, Npp8u * pDst, int nDstStep, NppiSize oSizeROI,
+ *          const Npp8u nThreshold, const Npp8u nValue,
+ *          NppStreamContext nppStreamCtx);
+ *  - NppStreamContext (nppdefs.h, CUDA 12+): hStream, nCudaDeviceId,
+ *    nMultiProcessorCount, nMaxThreadsPerMultiProcessor,
+ *    nMaxThreadsPerBlock, nSharedMemPerBlock (size_t),
+ *    nCudaDevAttrComputeCapabilityMajor/Minor, nStreamFlags, nReserved0.
+ *
+ * Libraries: nppc (core), nppicc (RGBToGray, LUT_Linear), nppist
+ * (HistogramEven), nppitc (Threshold_GTVal). */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "npp-peers.h"
+
+static char error_text[256];
+
+const char *
+npp_peers_error (void)
+{
+  return error_text[0] ? error_text : "no error";
+}
+
+#ifdef HAVE_NPP
+
+#include <npp.h>
+
+#define N_LEVELS 257            /* one bin per 8-bit value */
+
+static NppStreamContext ctx;
+static Npp8u *hist_buffer;      /* HistogramEven's scratch */
+static size_t hist_buffer_size;
+/* The ROI last checked against hist_buffer_size: the size query is a host
+ * call, kept out of the timed path. */
+static NppiSize checked_roi;
+
+static int
+fail_npp (const char *call, NppStatus status)
+{
+  snprintf (error_text, sizeof (error_text), "%s failed: NppStatus %d",
+      call, (int) status);
+  return -1;
+}
+
+static int
+fail_cuda (const char *call, cudaError_t err)
+{
+  snprintf (error_text, sizeof (error_text), "%s failed: %s", call,
+      cudaGetErrorName (err));
+  return -1;
+}
+
+/* Negative statuses are errors, positive ones warnings. */
+#define NPP_TRY(call) do {                                       \
+    NppStatus _status = (call);                                  \
+    if (_status < 0)                                             \
+      return fail_npp (#call, _status);                          \
+  } while (0)
+
+#define CUDA_TRY(call) do {                                      \
+    cudaError_t _err = (call);                                   \
+    if (_err != cudaSuccess)                                     \
+      return fail_cuda (#call, _err);                            \
+  } while (0)
+
+int
+npp_peers_init (cudaStream_t stream, int max_width, int max_height)
+{
+  NppiSize roi = { max_width, max_height };
+  int device, value;
+
+  memset (&ctx, 0, sizeof (ctx));
+  ctx.hStream = stream;
+  CUDA_TRY (cudaGetDevice (&device));
+  ctx.nCudaDeviceId = device;
+  /* Attributes rather than cudaDeviceProp: the same values, and stable
+   * across the CUDA 12 -> 13 cudaDeviceProp changes. */
+  CUDA_TRY (cudaDeviceGetAttribute (&ctx.nMultiProcessorCount,
+          cudaDevAttrMultiProcessorCount, device));
+  CUDA_TRY (cudaDeviceGetAttribute (&ctx.nMaxThreadsPerMultiProcessor,
+          cudaDevAttrMaxThreadsPerMultiProcessor, device));
+  CUDA_TRY (cudaDeviceGetAttribute (&ctx.nMaxThreadsPerBlock,
+          cudaDevAttrMaxThreadsPerBlock, device));
+  CUDA_TRY (cudaDeviceGetAttribute (&value,
+          cudaDevAttrMaxSharedMemoryPerBlock, device));
+  ctx.nSharedMemPerBlock = (size_t) value;
+  CUDA_TRY (cudaDeviceGetAttribute (&ctx.nCudaDevAttrComputeCapabilityMajor,
+          cudaDevAttrComputeCapabilityMajor, device));
+  CUDA_TRY (cudaDeviceGetAttribute (&ctx.nCudaDevAttrComputeCapabilityMinor,
+          cudaDevAttrComputeCapabilityMinor, device));
+  CUDA_TRY (cudaStreamGetFlags (stream, &ctx.nStreamFlags));
+
+  NPP_TRY (nppiHistogramEvenGetBufferSize_8u_C1R_Ctx (roi, N_LEVELS,
+          &hist_buffer_size, ctx));
+  CUDA_TRY (cudaMalloc ((void **) &hist_buffer, hist_buffer_size));
+  checked_roi = roi;
+  return 0;
+}
+
+void
+npp_peers_free (void)
+{
+  cudaFree (hist_buffer);
+  hist_buffer = NULL;
+  hist_buffer_size = 0;
+}
+
+int
+npp_rgba_to_gray (const void *src, int src_pitch, void *dst, int dst_pitch,
+    int width, int height)
+{
+  NppiSize roi = { width, height };
+
+  NPP_TRY (nppiRGBToGray_8u_AC4C1R_Ctx ((const Npp8u *) src, src_pitch,
+          (Npp8u *) dst, dst_pitch, roi, ctx));
+  return 0;
+}
+
+int
+npp_histogram_even (const void *src, int src_pitch, int width, int height,
+    int32_t * hist)
+{
+  NppiSize roi = { width, height };
+
+  if (roi.width != checked_roi.width || roi.height != checked_roi.height) {
+    size_t size;
+
+    NPP_TRY (nppiHistogramEvenGetBufferSize_8u_C1R_Ctx (roi, N_LEVELS,
+            &size, ctx));
+    if (size > hist_buffer_size) {
+      snprintf (error_text, sizeof (error_text), "HistogramEven needs %zu "
+          "bytes of scratch for %dx%d, %zu allocated", size, width, height,
+          hist_buffer_size);
+      return -1;
+    }
+    checked_roi = roi;
+  }
+  NPP_TRY (nppiHistogramEven_8u_C1R_Ctx ((const Npp8u *) src, src_pitch, roi,
+          (Npp32s *) hist, N_LEVELS, 0, 256, hist_buffer, ctx));
+  return 0;
+}
+
+int
+npp_lut_linear (const void *src, int src_pitch, void *dst, int dst_pitch,
+    int width, int height, const int32_t * values, const int32_t * levels,
+    int n_levels)
+{
+  NppiSize roi = { width, height };
+
+  NPP_TRY (nppiLUT_Linear_8u_C1R_Ctx ((const Npp8u *) src, src_pitch,
+          (Npp8u *) dst, dst_pitch, roi, (const Npp32s *) values,
+          (const Npp32s *) levels, n_levels, ctx));
+  return 0;
+}
+
+int
+npp_threshold_gtval (const void *src, int src_pitch, void *dst,
+    int dst_pitch, int width, int height, uint8_t threshold, uint8_t value)
+{
+  NppiSize roi = { width, height };
+
+  NPP_TRY (nppiThreshold_GTVal_8u_C1R_Ctx ((const Npp8u *) src, src_pitch,
+          (Npp8u *) dst, dst_pitch, roi, threshold, value, ctx));
+  return 0;
+}
+
+#else /* !HAVE_NPP */
+
+/* Stubs, so that this file builds (and can be linked) anywhere. */
+
+static int
+no_npp (void)
+{
+  snprintf (error_text, sizeof (error_text), "built without NPP "
+      "(-DHAVE_NPP)");
+  return -1;
+}
+
+int
+npp_peers_init (cudaStream_t stream, int max_width, int max_height)
+{
+  return no_npp ();
+}
+
+void
+npp_peers_free (void)
+{
+}
+
+int
+npp_rgba_to_gray (const void *src, int src_pitch, void *dst, int dst_pitch,
+    int width, int height)
+{
+  return no_npp ();
+}
+
+int
+npp_histogram_even (const void *src, int src_pitch, int width, int height,
+    int32_t * hist)
+{
+  return no_npp ();
+}
+
+int
+npp_lut_linear (const void *src, int src_pitch, void *dst, int dst_pitch,
+    int width, int height, const int32_t * values, const int32_t * levels,
+    int n_levels)
+{
+  return no_npp ();
+}
+
+int
+npp_threshold_gtval (const void *src, int src_pitch, void *dst,
+    int dst_pitch, int width, int height, uint8_t threshold, uint8_t value)
+{
+  return no_npp ();
+}
+
+#endif /* HAVE_NPP */

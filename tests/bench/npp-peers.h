@@ -1,0 +1,60 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/* NPP's nearest equivalents of the cip operations, for bench-kernels.
+ *
+ * Only npp-peers.c sees NPP, and only when built with -DHAVE_NPP (NPP is
+ * installed on the GPU host, not where CI builds); without it every call
+ * fails.  All calls are asynchronous on the stream given to
+ * npp_peers_init(); images are device memory, pitches in bytes.  Each call
+ * returns 0 on success, -1 on failure (npp_peers_error() says why). */
+
+#ifndef __NPP_PEERS_H__
+#define __NPP_PEERS_H__
+
+#include <stdint.h>
+
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Fills the NppStreamContext for @stream on the current device and
+ * allocates HistogramEven's scratch for images up to @max_width x
+ * @max_height. */
+int npp_peers_init (cudaStream_t stream, int max_width, int max_height);
+void npp_peers_free (void);
+const char *npp_peers_error (void);
+
+/* nppiRGBToGray_8u_AC4C1R_Ctx: RGBA (alpha ignored) to GRAY8. */
+int npp_rgba_to_gray (const void *src, int src_pitch, void *dst,
+    int dst_pitch, int width, int height);
+
+/* nppiHistogramEven_8u_C1R_Ctx with 257 levels from 0 to 256: one bin per
+ * value, into @hist (device, 256 counters). */
+int npp_histogram_even (const void *src, int src_pitch, int width,
+    int height, int32_t * hist);
+
+/* nppiLUT_Linear_8u_C1R_Ctx: @values and @levels are device arrays of
+ * @n_levels entries. */
+int npp_lut_linear (const void *src, int src_pitch, void *dst, int dst_pitch,
+    int width, int height, const int32_t * values, const int32_t * levels,
+    int n_levels);
+
+/* nppiThreshold_GTVal_8u_C1R_Ctx: pixels above @threshold become @value,
+ * the others are copied. */
+int npp_threshold_gtval (const void *src, int src_pitch, void *dst,
+    int dst_pitch, int width, int height, uint8_t threshold, uint8_t value);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* __NPP_PEERS_H__ */
