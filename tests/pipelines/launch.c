@@ -516,12 +516,13 @@ GST_START_TEST (test_chain_stays_on_device)
   fail_unless (run->context[1] == run->context[2]);
   run_free (run);
 
-  /* With nvcodec's upload at the head: no copy in our first element. */
+  /* nvcodec's upload at the head, told to give CUDA memory: it makes the
+   * one upload, our elements none. */
   if (upload) {
     run = run_pipeline (SOURCE ("video/x-raw,format=RGBA,width=1280,"
-            "height=720") "cudaupload ! cudagray name=x0 backend=%s ! "
-        "cudaequalize name=x1 backend=%s ! cudaotsu name=x2 backend=%s ! "
-        "video/x-raw" SINK);
+            "height=720") "cudaupload ! video/x-raw(memory:CUDAMemory) ! "
+        "cudagray name=x0 backend=%s ! cudaequalize name=x1 backend=%s ! "
+        "cudaotsu name=x2 backend=%s ! video/x-raw" SINK);
     assert_outputs (run, steps, G_N_ELEMENTS (steps));
     fail_unless_equals_uint64 (run->uploads[0] + run->uploads[1] +
         run->uploads[2], 0);
