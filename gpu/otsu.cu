@@ -73,6 +73,7 @@ otsu_threshold_kernel (uint32_t * hist, uint8_t * threshold)
   if (bin == 0) {
     double q1 = 0;
 
+#pragma unroll 16
     for (int i = 0; i < CIP_HIST_BINS; i++) {
       q1 += p[i];
       q1_at[i] = q1;
@@ -88,6 +89,7 @@ otsu_threshold_kernel (uint32_t * hist, uint8_t * threshold)
   if (bin == 0) {
     double mu1 = 0, q1_prev = 0;
 
+#pragma unroll 16
     for (int i = 0; i < CIP_HIST_BINS; i++) {
       mu1 = __dmul_rn (mu1, q1_prev);
       if (valid[i])

@@ -14,6 +14,9 @@
 #include <string.h>
 
 #include <gst/app/gstappsink.h>
+#include <gst/app/gstappsrc.h>
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudautils.h>
 
@@ -583,6 +586,105 @@ GST_START_TEST (test_h264_decode_chain)
 
 GST_END_TEST;
 
+static void
+push_frames (GstAppSrc * src, GstBuffer * frame, guint n)
+{
+  guint i;
+
+  for (i = 0; i < n; i++)
+    fail_unless_equals_int (gst_app_src_push_buffer (src,
+            gst_buffer_ref (frame)), GST_FLOW_OK);
+  gst_app_src_end_of_stream (src);
+}
+
+/* A device frame of another CUDA context than the element's is not read
+ * through its device pointer: the element copies it through the host and
+ * still computes the right frame. */
+GST_START_TEST (test_frame_of_another_context)
+{
+  GstCudaContext *other;
+  GstAllocator *allocator;
+  GstVideoInfo info;
+  GstMemory *mem;
+  GstBuffer *frame;
+  GstVideoFrame vframe;
+  GstElement *pipeline, *src, *sink, *gray;
+  GstSample *sample;
+  CipImage input, expected;
+  guint i;
+
+  if (!cip_test_backend_is_cuda ())
+    return;
+
+  /* The frame, in a context the pipeline never hears of. */
+  fail_unless (gst_cuda_load_library ());
+  gst_cuda_memory_init_once ();
+  other = gst_cuda_context_new (0);
+  fail_unless (other != NULL);
+  allocator = gst_allocator_find (GST_CUDA_MEMORY_TYPE_NAME);
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_RGBA, 161, 97);
+  mem = gst_cuda_allocator_alloc (GST_CUDA_ALLOCATOR (allocator), other,
+      &info);
+  fail_unless (mem != NULL);
+  frame = gst_buffer_new ();
+  gst_buffer_append_memory (frame, mem);
+  gst_buffer_add_video_meta_full (frame, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_FORMAT_RGBA, 161, 97, 1, GST_CUDA_MEMORY_CAST (mem)->info.offset,
+      GST_CUDA_MEMORY_CAST (mem)->info.stride);
+
+  input = cip_test_image_new (161, 97, CIP_FORMAT_RGBA, 0);
+  cip_test_image_fill_random (&input, 97);
+  fail_unless (gst_video_frame_map (&vframe, &info, frame, GST_MAP_WRITE));
+  for (i = 0; i < 97; i++)
+    memcpy ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&vframe, 0) +
+        i * GST_VIDEO_FRAME_PLANE_STRIDE (&vframe, 0),
+        (guint8 *) input.data + i * input.stride, 161 * 4);
+  gst_video_frame_unmap (&vframe);
+
+  pipeline = gst_parse_launch ("appsrc name=src format=time "
+      "caps=video/x-raw(memory:CUDAMemory),format=RGBA,width=161,height=97,"
+      "framerate=30/1 ! cudagray name=x0 backend=cuda ! video/x-raw ! "
+      "appsink name=out sync=false wait-on-eos=false", NULL);
+  fail_unless (pipeline != NULL);
+  src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), "out");
+  gray = gst_bin_get_by_name (GST_BIN (pipeline), "x0");
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  push_frames (GST_APP_SRC (src), frame, N_FRAMES);
+
+  expected = cip_test_image_new (161, 97, CIP_FORMAT_GRAY8, 0);
+  fail_unless_equals_int (cip_ref_gray (&input, &expected, CIP_GRAY_BT601,
+          NULL), CIP_OK);
+  for (i = 0; i < N_FRAMES; i++) {
+    sample = gst_app_sink_pull_sample (GST_APP_SINK (sink));
+    fail_unless (sample != NULL);
+    assert_plane_equals (sample, &expected);
+    gst_sample_unref (sample);
+  }
+  /* Copied in, not read in place. */
+  fail_unless_equals_uint64 (cip_test_element_stat (gray, "uploads"),
+      N_FRAMES);
+  {
+    GstCudaContext *own = element_cuda_context (gray);
+
+    fail_unless (own != NULL && own != other);
+    gst_object_unref (own);
+  }
+
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  cip_test_image_free (&expected);
+  cip_test_image_free (&input);
+  gst_object_unref (gray);
+  gst_object_unref (sink);
+  gst_object_unref (src);
+  gst_object_unref (pipeline);
+  gst_buffer_unref (frame);
+  gst_object_unref (allocator);
+  gst_object_unref (other);
+}
+
+GST_END_TEST;
+
 static Suite *
 pipelines_suite (void)
 {
@@ -601,6 +703,7 @@ pipelines_suite (void)
       4 * G_N_ELEMENTS (memory_cases));
   tcase_add_test (tc, test_chain_stays_on_device);
   tcase_add_test (tc, test_h264_decode_chain);
+  tcase_add_test (tc, test_frame_of_another_context);
   return s;
 }
 
