@@ -1,0 +1,28 @@
+#!/bin/sh
+# Runs the whole benchmark on a GPU machine and writes the report.
+#
+#   tests/bench/run-benchmarks.sh [BUILD_DIR] [OUT_DIR]
+#
+# BUILD_DIR: a meson build directory of this project (default build); for
+# the NPP columns it must have been configured where NPP is installed
+# (-Dnpp=enabled).  OUT_DIR: where the CSV files, device.txt and the report
+# go (default docs/performance, which holds analysis.md).
+set -eu
+build=${1:-build}
+out=${2:-docs/performance}
+here=$(cd "$(dirname "$0")" && pwd)
+
+export GST_PLUGIN_PATH_1_0="$build/ext"
+"$build/tests/bench/bench-kernels" --csv "$out/kernels.csv"
+"$build/tests/bench/bench-elements" --csv "$out/elements.csv"
+
+{
+  echo "device: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)"
+  echo "driver: $(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -n 1)"
+  echo "cuda: $(nvcc --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\).*/CUDA \1/p')"
+  echo "gstreamer: $(gst-inspect-1.0 --version | sed -n 's/GStreamer //p' | head -n 1)"
+  echo "date: $(date -u +%Y-%m-%d)"
+} > "$out/device.txt"
+
+python3 "$here/report.py" "$out"
+echo "report: $out/README.md"
