@@ -115,13 +115,23 @@ make_frame (const GstVideoInfo * info, SourceMemory memory, guint32 seed)
         free_pinned);
   } else {
     GstAllocator *allocator = gst_allocator_find (GST_CUDA_MEMORY_TYPE_NAME);
-    GstMemory *mem = gst_cuda_allocator_alloc (GST_CUDA_ALLOCATOR (allocator),
-        cuda_context, info);
-    GstCudaMemory *cmem = GST_CUDA_MEMORY_CAST (mem);
+    gboolean gray = GST_VIDEO_INFO_FORMAT (info) == GST_VIDEO_FORMAT_GRAY8;
+    GstVideoInfo alloc_info = *info;
+    GstMemory *mem;
+    GstCudaMemory *cmem;
     GstVideoFrame frame;
     guint plane;
 
+    /* GRAY8 as the elements carry it on the device: the bytes of an RGBA
+     * frame a quarter as wide, described by the meta. */
+    if (gray)
+      gst_video_info_set_format (&alloc_info, GST_VIDEO_FORMAT_RGBA,
+          GST_ROUND_UP_4 (GST_VIDEO_INFO_WIDTH (info)) / 4,
+          GST_VIDEO_INFO_HEIGHT (info));
+    mem = gst_cuda_allocator_alloc (GST_CUDA_ALLOCATOR (allocator),
+        cuda_context, &alloc_info);
     g_assert (mem != NULL);
+    cmem = GST_CUDA_MEMORY_CAST (mem);
     gst_object_unref (allocator);
     buffer = gst_buffer_new ();
     gst_buffer_append_memory (buffer, mem);
@@ -277,6 +287,15 @@ static const Case gpu_cases[] = {
       "cudaotsu ! video/x-raw", NULL},
   {"cudagray ! cudaequalize ! cudaotsu, CUDA memory", "RGBA", SOURCE_CUDA,
       DEVICE_CHAIN, NULL},
+  {"cudamask, CUDA memory", "GRAY8", SOURCE_CUDA,
+      "cudamask ! video/x-raw(memory:CUDAMemory)", NULL},
+  {"cudaequalize, CUDA memory", "GRAY8", SOURCE_CUDA,
+      "cudaequalize ! video/x-raw(memory:CUDAMemory)", NULL},
+  {"cudaotsu, CUDA memory", "GRAY8", SOURCE_CUDA,
+      "cudaotsu ! video/x-raw(memory:CUDAMemory)", NULL},
+  {"four-element chain, CUDA memory", "RGBA", SOURCE_CUDA,
+        "cudagray ! cudaequalize ! cudaotsu ! cudamask ! "
+      "video/x-raw(memory:CUDAMemory)", NULL},
   {"four-element chain, system memory ends", "RGBA", SOURCE_PINNED,
         "cudagray ! cudaequalize ! cudaotsu ! cudamask ! video/x-raw",
       NULL},
@@ -314,12 +333,14 @@ int
 main (int argc, char **argv)
 {
   gboolean quick = FALSE;
-  gchar *csv_path = NULL;
+  gchar *csv_path = NULL, *only = NULL;
   GOptionEntry entries[] = {
     {"quick", 0, 0, G_OPTION_ARG_NONE, &quick,
         "A few small CPU cases (no GPU needed)", NULL},
     {"csv", 0, 0, G_OPTION_ARG_FILENAME, &csv_path, "Write the rows as CSV",
         "FILE"},
+    {"only", 0, 0, G_OPTION_ARG_STRING, &only,
+        "Run only the cases whose name contains TEXT", "TEXT"},
     {NULL}
   };
   GOptionContext *options = g_option_context_new ("- element benchmark");
@@ -360,6 +381,8 @@ main (int argc, char **argv)
 
   g_print ("| pipeline | source | size | frames/s |\n|---|---|---|---:|\n");
   for (i = 0; i < n_cases; i++) {
+    if (only && !strstr (cases[i].name, only))
+      continue;
     for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
       gint width = quick ? sizes[s].width / 8 : sizes[s].width;
       gint height = quick ? sizes[s].height / 8 : sizes[s].height;
@@ -380,7 +403,7 @@ main (int argc, char **argv)
   }
 
   /* The PyCUDA article's sizes, RGBA to gray, system memory end to end. */
-  if (!quick) {
+  if (!quick && !only) {
     static const gint large[][2] = { {4096, 2440}, {9000, 4637} };
 
     for (s = 0; s < G_N_ELEMENTS (large); s++) {
