@@ -15,11 +15,13 @@
  * Owns what the plugin's elements share.  With `backend=cuda` it finds the
  * CUDA context (shared with other CUDA elements through #GstContext), makes
  * one stream per instance, allocates the device images when caps are set
- * and reuses them for every frame; each frame is uploaded, processed by the
- * subclass on the stream and downloaded, with one synchronization.  With
- * `backend=cpu` the subclass runs the reference implementation on the
- * mapped frames.  Every failure posts an error message before the element
- * returns %FALSE or %GST_FLOW_ERROR.
+ * and reuses them for every frame.  Frames in CUDA memory are processed in
+ * place; frames in system memory are uploaded and downloaded, through
+ * page-locked pools.  Each frame costs at most one synchronization, none
+ * when the next element is one of ours.  With `backend=cpu` the subclass
+ * runs the reference implementation on the mapped frames.  Every failure
+ * posts an error message before the element returns %FALSE or
+ * %GST_FLOW_ERROR.
  */
 
 #ifdef HAVE_CONFIG_H
@@ -48,10 +50,10 @@ enum
 };
 
 #define DEFAULT_BACKEND GST_CUDA_IMGPROC_BACKEND_CUDA
+#define DEFAULT_CUDA_DEVICE_ID -1
 
 /* Input frames whose reading may still be in flight on the stream. */
 #define MAX_IN_FLIGHT 4
-#define DEFAULT_CUDA_DEVICE_ID -1
 
 typedef struct
 {
