@@ -1,0 +1,144 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/* Prints the Otsu threshold of every frame of a video, as cudaotsu posts
+ * it on the bus, and writes the binarized frames as PNG files if asked.
+ *
+ *   otsu-monitor [--backend cuda|cpu] [--num-buffers N] [--png PATTERN]
+ *                [URI or file]
+ *
+ * Without a file it reads GStreamer's test pattern.  Each line printed is
+ * "timestamp threshold".  An application can read the same messages, or
+ * the element's read-only "threshold" property. */
+
+#include <gst/gst.h>
+
+static gboolean failed;
+
+static gboolean
+print_threshold (GstBus * bus, GstMessage * message, gpointer user_data)
+{
+  GMainLoop *loop = user_data;
+  const GstStructure *s;
+  GError *error = NULL;
+  gchar *debug = NULL;
+  guint threshold;
+  guint64 timestamp;
+
+  switch (GST_MESSAGE_TYPE (message)) {
+    case GST_MESSAGE_ELEMENT:
+      s = gst_message_get_structure (message);
+      if (gst_structure_has_name (s, "cudaotsu") &&
+          gst_structure_get_uint (s, "threshold", &threshold) &&
+          gst_structure_get_uint64 (s, "timestamp", &timestamp))
+        g_print ("%" GST_TIME_FORMAT " %u\n", GST_TIME_ARGS (timestamp),
+            threshold);
+      break;
+    case GST_MESSAGE_ERROR:
+      gst_message_parse_error (message, &error, &debug);
+      g_printerr ("error: %s\n(%s)\n", error->message, debug);
+      g_clear_error (&error);
+      g_free (debug);
+      failed = TRUE;
+      g_main_loop_quit (loop);
+      break;
+    case GST_MESSAGE_EOS:
+      g_main_loop_quit (loop);
+      break;
+    default:
+      break;
+  }
+  return TRUE;
+}
+
+int
+main (int argc, char **argv)
+{
+  gchar *backend = NULL, *png = NULL;
+  gint num_buffers = -1;
+  GOptionEntry entries[] = {
+    {"backend", 0, 0, G_OPTION_ARG_STRING, &backend,
+        "cuda (default) or cpu", "NAME"},
+    {"num-buffers", 0, 0, G_OPTION_ARG_INT, &num_buffers,
+        "Stop after N frames of the test pattern", "N"},
+    {"png", 0, 0, G_OPTION_ARG_STRING, &png,
+        "Write the binarized frames to PATTERN (e.g. otsu-%05d.png)",
+        "PATTERN"},
+    {NULL}
+  };
+  GOptionContext *options = g_option_context_new ("[URI or file]");
+  GError *error = NULL;
+  GstElement *pipeline;
+  GMainLoop *loop;
+  GstBus *bus;
+  gchar *source, *sink, *launch;
+  int ret = 0;
+
+  g_option_context_add_main_entries (options, entries, NULL);
+  g_option_context_add_group (options, gst_init_get_option_group ());
+  if (!g_option_context_parse (options, &argc, &argv, &error)) {
+    g_printerr ("%s\n", error->message);
+    return 2;
+  }
+  g_option_context_free (options);
+
+  if (argc > 1) {
+    gchar *uri = gst_uri_is_valid (argv[1]) ? g_strdup (argv[1]) :
+        gst_filename_to_uri (argv[1], NULL);
+
+    source = g_strdup_printf ("uridecodebin uri=\"%s\" ! videoconvert", uri);
+    g_free (uri);
+  } else {
+    source = g_strdup_printf ("videotestsrc pattern=ball num-buffers=%d ! "
+        "video/x-raw,format=RGBA,width=640,height=480", num_buffers);
+  }
+  sink = png ? g_strdup_printf ("video/x-raw ! videoconvert ! pngenc ! "
+      "multifilesink location=\"%s\"", png) : g_strdup ("fakesink");
+  launch = g_strdup_printf ("%s ! cudagray backend=%s ! cudaotsu "
+      "backend=%s post-messages=true ! %s", source, backend ? backend : "cuda",
+      backend ? backend : "cuda", sink);
+
+  pipeline = gst_parse_launch (launch, &error);
+  if (error) {
+    /* e.g. the plugin is not installed: see GST_PLUGIN_PATH */
+    g_printerr ("%s: %s\n", launch, error->message);
+    return 1;
+  }
+
+  loop = g_main_loop_new (NULL, FALSE);
+  bus = gst_element_get_bus (pipeline);
+  gst_bus_add_watch (bus, print_threshold, loop);
+  if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE) {
+    /* The element posted why (no driver or device, say). */
+    GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+
+    if (msg) {
+      gst_message_parse_error (msg, &error, NULL);
+      g_printerr ("error: %s\n", error->message);
+      gst_message_unref (msg);
+    }
+    ret = 1;
+  } else {
+    g_main_loop_run (loop);
+    ret = failed ? 1 : 0;
+  }
+
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_bus_remove_watch (bus);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+  g_main_loop_unref (loop);
+  g_free (launch);
+  g_free (sink);
+  g_free (source);
+  g_free (backend);
+  g_free (png);
+  return ret;
+}
