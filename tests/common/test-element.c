@@ -101,6 +101,17 @@ cip_test_harness_add_bus (GstHarness * h)
   return bus;
 }
 
+/* Messages hold their source element and the element holds its bus: the
+ * bus is flushed and taken off before the harness goes. */
+void
+cip_test_harness_teardown_with_bus (GstHarness * h, GstBus * bus)
+{
+  gst_bus_set_flushing (bus, TRUE);
+  gst_element_set_bus (h->element, NULL);
+  gst_harness_teardown (h);
+  gst_object_unref (bus);
+}
+
 GstCaps *
 cip_test_harness_output_caps (GstHarness * h)
 {

@@ -61,6 +61,8 @@ GstElement *cip_test_harness_element (GstHarness * h, const gchar * name);
 /* Gives the harnessed element a bus, so that what it posts can be popped;
  * transfer full. */
 GstBus *cip_test_harness_add_bus (GstHarness * h);
+/* Tears down a harness given a bus by cip_test_harness_add_bus(). */
+void cip_test_harness_teardown_with_bus (GstHarness * h, GstBus * bus);
 
 /* The caps the harness's sink pad received last; transfer full. */
 GstCaps *cip_test_harness_output_caps (GstHarness * h);

@@ -316,8 +316,7 @@ GST_START_TEST (test_short_buffer_is_an_error)
       GST_STREAM_ERROR_FORMAT, NULL);
   fail_unless_equals_int (gst_harness_buffers_received (h), 0);
 
-  gst_harness_teardown (h);
-  gst_object_unref (bus);
+  cip_test_harness_teardown_with_bus (h, bus);
 }
 
 GST_END_TEST;
@@ -497,6 +496,7 @@ GST_START_TEST (test_state_cycles)
   gst_harness_teardown (h);
   fail_unless_equals_int (cip_test_bus_pop_errors (bus, NULL), 0);
 
+  gst_bus_set_flushing (bus, TRUE);
   gst_element_set_bus (element, NULL);
   gst_object_unref (bus);
   gst_object_unref (element);
@@ -569,6 +569,7 @@ GST_START_TEST (test_nonexistent_device)
         GST_RESOURCE_ERROR_NOT_FOUND, "63");
     fail_unless_equals_int (gst_element_set_state (element, GST_STATE_NULL),
         GST_STATE_CHANGE_SUCCESS);
+    gst_bus_set_flushing (bus, TRUE);
     gst_element_set_bus (element, NULL);
     gst_object_unref (bus);
     gst_object_unref (element);
@@ -579,8 +580,7 @@ GST_START_TEST (test_nonexistent_device)
     set_caps (h, c->format, 64, 48);
     push_and_check_frame (h, c->name, c->format, 64, 48, 63);
     fail_unless_equals_int (cip_test_bus_pop_errors (bus, NULL), 0);
-    gst_harness_teardown (h);
-    gst_object_unref (bus);
+    cip_test_harness_teardown_with_bus (h, bus);
   }
 }
 

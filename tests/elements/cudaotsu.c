@@ -300,8 +300,7 @@ GST_START_TEST (test_post_messages)
 
   for (i = 0; i < G_N_ELEMENTS (frames); i++)
     cip_test_image_free (&frames[i]);
-  gst_harness_teardown (h);
-  gst_object_unref (bus);
+  cip_test_harness_teardown_with_bus (h, bus);
 }
 
 GST_END_TEST;
@@ -336,8 +335,7 @@ GST_START_TEST (test_no_messages_by_default)
 
   gst_object_unref (otsu);
   cip_test_image_free (&src);
-  gst_harness_teardown (h);
-  gst_object_unref (bus);
+  cip_test_harness_teardown_with_bus (h, bus);
 }
 
 GST_END_TEST;
