@@ -24,15 +24,18 @@
  * they run back to back: each call is timed by the CUDA events around it,
  * on the GPU, without launch gaps.  The host's cost of queuing one call
  * (one event record included) is reported beside it: where it exceeds the
- * GPU time, a pipeline is bound by launches, not by the kernels.  300 calls after 20 of warm-up.
+ * GPU time, a pipeline is bound by launches, not by the kernels.  300
+ * calls after 20 of warm-up.
  * GB/s counts the bytes an operation must read and write (RGBA to gray:
  * 5 per pixel; mask: 2; equalize and Otsu: 3, histogram pass included).
  *
  * --quick (CI, no GPU): the CPU reference on 320x240, a few calls each.
  * Without --quick and without a device: exit code 77.
  *
- * With NPP, on the GPU host (CUDA 13 under /usr/local/cuda), from the
- * source root after `ninja -C build-gpu`:
+ * NPP peers: meson builds them in when it finds NPP under the CUDA
+ * toolkit (-Dnpp=auto|enabled).  On a GPU machine where meson cannot be
+ * configured (no GStreamer development files), from the source root after
+ * `ninja -C build-gpu` elsewhere:
  *
  *   gcc -O2 -std=gnu11 -DHAVE_NPP -Igpu -Igpu/ref \
  *     -I/usr/local/cuda/include $(pkg-config --cflags glib-2.0) \
