@@ -241,3 +241,73 @@ cip_test_have_cuda_device (void)
 
   return cip_device_count (&count) == CIP_OK && count > 0;
 }
+
+void
+cip_test_spoil_arguments (CipBadCase bad_case, const CipBadImages * other,
+    CipImage * src, CipImage * dst, const CipImage ** src_arg,
+    CipImage ** dst_arg, gboolean * extra_null)
+{
+  switch (bad_case) {
+    case CIP_BAD_SRC_NULL:
+      *src_arg = NULL;
+      break;
+    case CIP_BAD_DST_NULL:
+      *dst_arg = NULL;
+      break;
+    case CIP_BAD_SRC_DATA_NULL:
+      src->data = NULL;
+      break;
+    case CIP_BAD_DST_DATA_NULL:
+      dst->data = NULL;
+      break;
+    case CIP_BAD_SRC_WIDTH_0:
+      src->width = dst->width = 0;
+      break;
+    case CIP_BAD_SRC_HEIGHT_0:
+      src->height = dst->height = 0;
+      break;
+    case CIP_BAD_DST_WIDTH_0:
+      dst->width = 0;
+      break;
+    case CIP_BAD_SRC_WIDTH_NEGATIVE:
+      src->width = dst->width = -5;
+      break;
+    case CIP_BAD_SRC_TOO_WIDE:
+      *src = other->wide_src;
+      *dst = other->wide_dst;
+      break;
+    case CIP_BAD_SRC_TOO_HIGH:
+      *src = other->high_src;
+      *dst = other->high_dst;
+      break;
+    case CIP_BAD_SRC_STRIDE_SMALL:
+      src->stride = src->width - 1;
+      break;
+    case CIP_BAD_DST_STRIDE_SMALL:
+      dst->stride = dst->width - 1;
+      break;
+    case CIP_BAD_WIDTH_MISMATCH:
+      dst->width = src->width - 1;
+      break;
+    case CIP_BAD_HEIGHT_MISMATCH:
+      dst->height = src->height - 1;
+      break;
+    case CIP_BAD_DST_NOT_GRAY:
+      *dst = other->rgba;
+      break;
+    case CIP_BAD_SRC_NOT_GRAY:
+      *src = other->rgba;
+      break;
+    case CIP_BAD_SRC_BAD_FORMAT:
+      src->format = (CipFormat) CIP_N_FORMATS;
+      break;
+    case CIP_BAD_DST_BAD_FORMAT:
+      dst->format = (CipFormat) 1000;
+      break;
+    case CIP_BAD_EXTRA_NULL:
+      *extra_null = TRUE;
+      break;
+    case CIP_N_BAD_CASES:
+      g_assert_not_reached ();
+  }
+}

@@ -59,6 +59,48 @@ gboolean cip_test_have_cuda_device (void);
 /* The backend's name, for element properties: "cuda" or "cpu". */
 const gchar *cip_test_backend_name (void);
 
+/* The ways an operation's arguments can be wrong, each of which it must
+ * refuse with CIP_ERROR_INVALID_ARGUMENT. */
+typedef enum
+{
+  CIP_BAD_SRC_NULL,
+  CIP_BAD_DST_NULL,
+  CIP_BAD_SRC_DATA_NULL,
+  CIP_BAD_DST_DATA_NULL,
+  CIP_BAD_SRC_WIDTH_0,
+  CIP_BAD_SRC_HEIGHT_0,
+  CIP_BAD_DST_WIDTH_0,
+  CIP_BAD_SRC_WIDTH_NEGATIVE,
+  CIP_BAD_SRC_TOO_WIDE,
+  CIP_BAD_SRC_TOO_HIGH,
+  CIP_BAD_SRC_STRIDE_SMALL,
+  CIP_BAD_DST_STRIDE_SMALL,
+  CIP_BAD_WIDTH_MISMATCH,
+  CIP_BAD_HEIGHT_MISMATCH,
+  CIP_BAD_DST_NOT_GRAY,
+  CIP_BAD_SRC_NOT_GRAY,
+  CIP_BAD_SRC_BAD_FORMAT,
+  CIP_BAD_DST_BAD_FORMAT,
+  CIP_BAD_EXTRA_NULL,           /* the operation's parameters or result */
+  CIP_N_BAD_CASES
+} CipBadCase;
+
+/* Images of the right size and format for the cases that swap one in:
+ * RGBA like the source, and over-sized sources and destinations. */
+typedef struct
+{
+  CipImage rgba;
+  CipImage wide_src, wide_dst;  /* CIP_MAX_DIMENSION + 1 wide */
+  CipImage high_src, high_dst;  /* CIP_MAX_DIMENSION + 1 high */
+} CipBadImages;
+
+/* Spoils the valid arguments @src, @dst (whose addresses are in *src_arg
+ * and *dst_arg) as @bad_case says; *extra_null is set for
+ * CIP_BAD_EXTRA_NULL. */
+void cip_test_spoil_arguments (CipBadCase bad_case, const CipBadImages * other,
+    CipImage * src, CipImage * dst, const CipImage ** src_arg,
+    CipImage ** dst_arg, gboolean * extra_null);
+
 G_END_DECLS
 
 #endif /* __CIP_TEST_UTIL_H__ */

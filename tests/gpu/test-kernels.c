@@ -904,13 +904,10 @@ run_api (int api, const CipImage * src, CipImage * dst, gboolean null_extra,
 static void
 test_invalid_arguments (void)
 {
+  /* The shared cases, and two of the GPU API's own. */
   enum
   {
-    SRC_NULL, DST_NULL, SRC_DATA_NULL, DST_DATA_NULL, SRC_WIDTH_0,
-    SRC_HEIGHT_0, DST_WIDTH_0, SRC_WIDTH_NEGATIVE, SRC_TOO_WIDE,
-    SRC_TOO_HIGH, SRC_STRIDE_SMALL, DST_STRIDE_SMALL, WIDTH_MISMATCH,
-    HEIGHT_MISMATCH, DST_NOT_GRAY, SRC_NOT_GRAY, SRC_BAD_FORMAT,
-    DST_BAD_FORMAT, EXTRA_NULL, STREAM_NULL, BAD_METHOD, N_CASES
+    STREAM_NULL = CIP_N_BAD_CASES, BAD_METHOD, N_CASES
   };
   Buffer *gray = buffer_new (5, 3, CIP_FORMAT_GRAY8, NULL, 13000);
   Buffer *rgba = buffer_new (5, 3, CIP_FORMAT_RGBA, NULL, 13001);
@@ -926,6 +923,7 @@ test_invalid_arguments (void)
     CIP_FORMAT_GRAY8
   };
   CipMemoryStats before, after;
+  CipBadImages other;
   CipImage image;
   OpArgs equalize = { OP_EQUALIZE };
   int api, c;
@@ -935,6 +933,13 @@ test_invalid_arguments (void)
   buffer_upload (dst);
   buffer_upload (big);
   buffer_upload (big_dst);
+  other.rgba = rgba->dev;
+  other.wide_src = wide;
+  other.wide_dst = wide;
+  other.wide_dst.data = big_dst->dev.data;
+  other.high_src = high;
+  other.high_dst = high;
+  other.high_dst.data = big_dst->dev.data;
   cip_memory_stats (&before);
 
   for (api = 0; api < N_APIS; api++) {
@@ -947,85 +952,23 @@ test_invalid_arguments (void)
       gboolean extra_null = FALSE;
       CipStatus status;
 
-      if (c == EXTRA_NULL && api != API_MASK && api != API_OTSU)
+      if (c == CIP_BAD_EXTRA_NULL && api != API_MASK && api != API_OTSU)
         continue;
       if (c == BAD_METHOD && api != API_GRAY)
         continue;
-      if (c == SRC_NOT_GRAY && api == API_GRAY)
+      if (c == CIP_BAD_SRC_NOT_GRAY && api == API_GRAY)
         continue;               /* colour is what gray takes */
       if (c == STREAM_NULL && api == API_COPY)
         continue;               /* cip_copy needs its stream */
 
-      switch (c) {
-        case SRC_NULL:
-          sp = NULL;
-          break;
-        case DST_NULL:
-          dp = NULL;
-          break;
-        case SRC_DATA_NULL:
-          s.data = NULL;
-          break;
-        case DST_DATA_NULL:
-          d.data = NULL;
-          break;
-        case SRC_WIDTH_0:
-          s.width = d.width = 0;
-          break;
-        case SRC_HEIGHT_0:
-          s.height = d.height = 0;
-          break;
-        case DST_WIDTH_0:
-          d.width = 0;
-          break;
-        case SRC_WIDTH_NEGATIVE:
-          s.width = d.width = -5;
-          break;
-        case SRC_TOO_WIDE:
-          s = wide;
-          d = wide;
-          d.data = big_dst->dev.data;
-          break;
-        case SRC_TOO_HIGH:
-          s = high;
-          d = high;
-          d.data = big_dst->dev.data;
-          break;
-        case SRC_STRIDE_SMALL:
-          s.stride = s.width - 1;
-          break;
-        case DST_STRIDE_SMALL:
-          d.stride = d.width - 1;
-          break;
-        case WIDTH_MISMATCH:
-          d.width = s.width - 1;
-          break;
-        case HEIGHT_MISMATCH:
-          d.height = s.height - 1;
-          break;
-        case DST_NOT_GRAY:
-          d = rgba->dev;
-          break;
-        case SRC_NOT_GRAY:
-          s = rgba->dev;
-          break;
-        case SRC_BAD_FORMAT:
-          s.format = (CipFormat) CIP_N_FORMATS;
-          break;
-        case DST_BAD_FORMAT:
-          d.format = (CipFormat) 1000;
-          break;
-        case EXTRA_NULL:
-          extra_null = TRUE;
-          break;
-        case STREAM_NULL:
-          st = NULL;
-          break;
-        case BAD_METHOD:
-          /* From colour: a GRAY8 source is copied, whatever the method. */
-          s = rgba->dev;
-          method = (CipGrayMethod) 42;
-          break;
+      if (c == STREAM_NULL) {
+        st = NULL;
+      } else if (c == BAD_METHOD) {
+        /* From colour: a GRAY8 source is copied, whatever the method. */
+        s = rgba->dev;
+        method = (CipGrayMethod) 42;
+      } else {
+        cip_test_spoil_arguments (c, &other, &s, &d, &sp, &dp, &extra_null);
       }
       status = run_api (api, sp, dp, extra_null, method, st);
       if (status != CIP_ERROR_INVALID_ARGUMENT)

@@ -740,14 +740,6 @@ run_op (int op, const CipImage * src, CipImage * dst, gboolean null_extra)
 static void
 test_invalid_arguments (void)
 {
-  enum
-  {
-    SRC_NULL, DST_NULL, SRC_DATA_NULL, DST_DATA_NULL, SRC_WIDTH_0,
-    SRC_HEIGHT_0, DST_WIDTH_0, SRC_WIDTH_NEGATIVE, SRC_TOO_WIDE,
-    SRC_TOO_HIGH, SRC_STRIDE_SMALL, DST_STRIDE_SMALL, WIDTH_MISMATCH,
-    HEIGHT_MISMATCH, DST_NOT_GRAY, SRC_NOT_GRAY, SRC_BAD_FORMAT,
-    DST_BAD_FORMAT, EXTRA_NULL, N_CASES
-  };
   CipImage gray = cip_test_image_new (5, 3, CIP_FORMAT_GRAY8, 2);
   CipImage rgba = cip_test_image_new (5, 3, CIP_FORMAT_RGBA, 0);
   CipImage dst = cip_test_image_new (5, 3, CIP_FORMAT_GRAY8, 2);
@@ -762,6 +754,7 @@ test_invalid_arguments (void)
   CipImage high_dst = cip_test_image_new (5, CIP_MAX_DIMENSION + 1,
       CIP_FORMAT_GRAY8, 0);
   CipImage pristine, rgba_pristine;
+  CipBadImages other;
   int op, c;
 
   cip_test_image_fill_random (&gray, 1);
@@ -769,6 +762,11 @@ test_invalid_arguments (void)
   cip_test_image_fill_random (&dst, 3);
   pristine = cip_test_image_copy (&dst, 2);
   rgba_pristine = cip_test_image_copy (&rgba, 0);
+  other.rgba = rgba;
+  other.wide_src = wide;
+  other.wide_dst = wide_dst;
+  other.high_src = high;
+  other.high_dst = high_dst;
 
   /* Sanity: the unmodified arguments are accepted. */
   for (op = 0; op < N_OPS; op++) {
@@ -779,86 +777,25 @@ test_invalid_arguments (void)
   }
 
   for (op = 0; op < N_OPS; op++) {
-    for (c = 0; c < N_CASES; c++) {
+    for (c = 0; c < CIP_N_BAD_CASES; c++) {
       CipImage s = gray, d = dst;
       const CipImage *sp = &s;
       CipImage *dp = &d;
       gboolean extra_null = FALSE;
 
-      if (op == OP_HISTOGRAM && (c == DST_NULL || c == DST_DATA_NULL ||
-              c == DST_WIDTH_0 || c == DST_STRIDE_SMALL ||
-              c == WIDTH_MISMATCH || c == HEIGHT_MISMATCH ||
-              c == DST_NOT_GRAY || c == DST_BAD_FORMAT))
+      if (op == OP_HISTOGRAM && (c == CIP_BAD_DST_NULL ||
+              c == CIP_BAD_DST_DATA_NULL || c == CIP_BAD_DST_WIDTH_0 ||
+              c == CIP_BAD_DST_STRIDE_SMALL || c == CIP_BAD_WIDTH_MISMATCH ||
+              c == CIP_BAD_HEIGHT_MISMATCH || c == CIP_BAD_DST_NOT_GRAY ||
+              c == CIP_BAD_DST_BAD_FORMAT))
         continue;               /* no destination image */
-      if (op == OP_GRAY && (c == SRC_NOT_GRAY || c == EXTRA_NULL))
+      if (op == OP_GRAY && (c == CIP_BAD_SRC_NOT_GRAY ||
+              c == CIP_BAD_EXTRA_NULL))
         continue;               /* colour is gray's input; no extra */
-      if (op == OP_EQUALIZE && c == EXTRA_NULL)
+      if (op == OP_EQUALIZE && c == CIP_BAD_EXTRA_NULL)
         continue;
 
-      switch (c) {
-        case SRC_NULL:
-          sp = NULL;
-          break;
-        case DST_NULL:
-          dp = NULL;
-          break;
-        case SRC_DATA_NULL:
-          s.data = NULL;
-          break;
-        case DST_DATA_NULL:
-          d.data = NULL;
-          break;
-        case SRC_WIDTH_0:
-          s.width = 0;
-          d.width = 0;
-          break;
-        case SRC_HEIGHT_0:
-          s.height = 0;
-          d.height = 0;
-          break;
-        case DST_WIDTH_0:
-          d.width = 0;
-          break;
-        case SRC_WIDTH_NEGATIVE:
-          s.width = -5;
-          d.width = -5;
-          break;
-        case SRC_TOO_WIDE:
-          s = wide;
-          d = wide_dst;
-          break;
-        case SRC_TOO_HIGH:
-          s = high;
-          d = high_dst;
-          break;
-        case SRC_STRIDE_SMALL:
-          s.stride = s.width - 1;
-          break;
-        case DST_STRIDE_SMALL:
-          d.stride = d.width - 1;
-          break;
-        case WIDTH_MISMATCH:
-          d.width = s.width - 1;
-          break;
-        case HEIGHT_MISMATCH:
-          d.height = s.height - 1;
-          break;
-        case DST_NOT_GRAY:
-          d = rgba;
-          break;
-        case SRC_NOT_GRAY:
-          s = rgba;
-          break;
-        case SRC_BAD_FORMAT:
-          s.format = (CipFormat) CIP_N_FORMATS;
-          break;
-        case DST_BAD_FORMAT:
-          d.format = (CipFormat) - 1;
-          break;
-        case EXTRA_NULL:
-          extra_null = TRUE;
-          break;
-      }
+      cip_test_spoil_arguments (c, &other, &s, &d, &sp, &dp, &extra_null);
       if (run_op (op, sp, dp, extra_null) != CIP_ERROR_INVALID_ARGUMENT)
         fail ("%s: case %d accepted", op_names[op], c);
       /* Rejected before writing anything. */
