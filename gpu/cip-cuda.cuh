@@ -30,6 +30,24 @@
 
 #define CIP_DIV_UP(a, b) (((a) + (b) - 1) / (b))
 
+/* Device scratch that an operation keeps in its stream between calls. */
+typedef enum
+{
+  CIP_SCRATCH_BLUR,             /* the horizontal pass's output */
+  CIP_SCRATCH_MORPH,            /* the first half of open and close */
+  CIP_SCRATCH_LABEL_PARENTS,    /* union-find forest, a word per pixel */
+  CIP_SCRATCH_LABEL_IDS,        /* final ids and compaction */
+  CIP_SCRATCH_LABEL_REGIONS,    /* per-region accumulators */
+  CIP_SCRATCH_LABEL_EXTRA,
+  CIP_N_SCRATCH
+} CipScratchSlot;
+
+typedef struct
+{
+  void *data;
+  size_t size;
+} CipScratch;
+
 struct _CipStream
 {
   cudaStream_t stream;
@@ -38,9 +56,16 @@ struct _CipStream
   uint32_t *hist;               /* CIP_HIST_BINS counters */
   uint8_t *lut;                 /* CIP_HIST_BINS entries */
   uint8_t *threshold;           /* one byte */
+  CipScratch scratch[CIP_N_SCRATCH];
   CipMemoryStats *stats;        /* the owner's counters, or NULL */
   char error[256];
 };
+
+/* Device scratch of at least @size bytes in @slot, kept for later calls:
+ * it is reallocated only when a call needs more than any before it.  Its
+ * contents are undefined after growing. */
+CipStatus cip_cuda_scratch (CipStream * stream, CipScratchSlot slot,
+    size_t size, void **data);
 
 /* Records why @call failed in @stream (may be NULL) and maps the CUDA error
  * to a CipStatus. */

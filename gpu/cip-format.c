@@ -27,6 +27,7 @@ static const struct
   [CIP_FORMAT_ABGR] = {"ABGR", {3, 2, 1, 4}},
   [CIP_FORMAT_RGB] = {"RGB", {0, 1, 2, 3}},
   [CIP_FORMAT_BGR] = {"BGR", {2, 1, 0, 3}},
+  [CIP_FORMAT_GRAY16] = {"GRAY16", {0, 0, 0, 2}},
 };
 
 static int
@@ -106,7 +107,7 @@ cip_check_pair (const CipImage * src, const CipImage * dst,
     return CIP_ERROR_INVALID_ARGUMENT;
   if (src->width != dst->width || src->height != dst->height)
     return CIP_ERROR_INVALID_ARGUMENT;
-  if (dst->format != CIP_FORMAT_GRAY8)
+  if (dst->format != CIP_FORMAT_GRAY8 || src->format >= CIP_N_INPUT_FORMATS)
     return CIP_ERROR_INVALID_ARGUMENT;
   if (src_must_be_gray && src->format != CIP_FORMAT_GRAY8)
     return CIP_ERROR_INVALID_ARGUMENT;

@@ -53,9 +53,13 @@ typedef enum
   CIP_FORMAT_ABGR,
   CIP_FORMAT_RGB,
   CIP_FORMAT_BGR,
+  CIP_FORMAT_GRAY16,            /* 16-bit native-endian: label ids */
 } CipFormat;
 
-#define CIP_N_FORMATS (CIP_FORMAT_BGR + 1)
+#define CIP_N_FORMATS (CIP_FORMAT_GRAY16 + 1)
+/* The formats with 8-bit channels, GRAY8 to BGR: what colour operations
+ * read. */
+#define CIP_N_INPUT_FORMATS (CIP_FORMAT_BGR + 1)
 
 /* Largest width and height accepted by every operation. */
 #define CIP_MAX_DIMENSION 16384
@@ -172,6 +176,96 @@ CipStatus cip_equalize (const CipImage * src, CipImage * dst,
  * synchronized. */
 CipStatus cip_otsu (const CipImage * src, CipImage * dst, bool invert,
     uint8_t * threshold, CipStream * stream);
+
+/* Segmentation: blur, morphology, labelling.  Blur and morphology take
+ * GRAY8 or a four-byte format (RGBA, BGRA, RGBx, BGRx, ARGB, ABGR; every
+ * byte is filtered as its own channel), @dst of the same size and format
+ * as @src, and never in place.  Scratch space they need is kept in the
+ * stream and grows only when a larger image comes. */
+
+/* Gaussian blur with kernel radius cip_blur_radius (sigma) = ceil (4
+ * sigma), separable, borders mirrored as OpenCV's BORDER_REFLECT_101.
+ * Fixed point (docs/elements.md says how), within 1 of OpenCV's
+ * GaussianBlur of the same kernel size and sigma. */
+#define CIP_BLUR_SIGMA_MIN 0.1
+#define CIP_BLUR_SIGMA_MAX 32.0
+int cip_blur_radius (double sigma);
+CipStatus cip_blur (const CipImage * src, CipImage * dst, double sigma,
+    CipStream * stream);
+
+typedef enum
+{
+  CIP_MORPH_ERODE,              /* minimum over the structuring element */
+  CIP_MORPH_DILATE,             /* maximum */
+  CIP_MORPH_OPEN,               /* erode, then dilate */
+  CIP_MORPH_CLOSE,              /* dilate, then erode */
+} CipMorphOperation;
+
+typedef enum
+{
+  CIP_SHAPE_DISK,               /* x^2 + y^2 <= r^2, scikit-image's disk (r) */
+  CIP_SHAPE_SQUARE,             /* (2r+1) x (2r+1) */
+  CIP_SHAPE_CROSS,              /* the centre row and column, OpenCV's MORPH_CROSS */
+} CipMorphShape;
+
+#define CIP_MORPH_RADIUS_MIN 1
+#define CIP_MORPH_RADIUS_MAX 32
+
+/* Writes the (2 @radius + 1)^2 structuring element, row by row, 1 inside
+ * and 0 outside, into @element. */
+CipStatus cip_morph_element (CipMorphShape shape, int radius,
+    uint8_t * element);
+
+/* Grayscale (per channel) morphology, the same as OpenCV's erode, dilate
+ * and morphologyEx with the element of cip_morph_element() and the default
+ * border: pixels outside the image do not count. */
+CipStatus cip_morph (const CipImage * src, CipImage * dst,
+    CipMorphOperation operation, CipMorphShape shape, int radius,
+    CipStream * stream);
+
+typedef struct
+{
+  int connectivity;             /* 4 or 8 */
+  uint32_t min_area;            /* smaller regions become background */
+} CipLabelParams;
+
+/* One connected region; the centroid is sum_x / area, sum_y / area and
+ * the mean intensity sum_intensity / area. */
+typedef struct
+{
+  uint32_t label;               /* 1 .. count */
+  uint32_t area;                /* pixels */
+  uint32_t left, top, width, height;    /* bounding box */
+  uint64_t sum_x, sum_y;        /* of the pixels' coordinates */
+  uint64_t sum_intensity;       /* of the intensity image's values */
+} CipRegion;
+
+/* Where cip_label() writes its statistics: @regions is page-locked host
+ * memory (cip_host_alloc) of @capacity entries; regions past the capacity
+ * are counted but not written. */
+typedef struct
+{
+  CipRegion *regions;
+  uint32_t capacity;
+  uint32_t *count;              /* page-locked too: the number of regions */
+} CipRegionTable;
+
+/* Connected components of the non-zero pixels of the GRAY8 @mask, labelled
+ * 1..N in raster order of each region's first pixel (OpenCV's
+ * connectedComponents, scikit-image's label) after regions smaller than
+ * min_area are dropped.  @intensity (GRAY8, same size) gives the values
+ * averaged per region; NULL averages @mask itself.  @dst, when set, is
+ * GRAY16 (label ids, saturated at 65535) or RGBA (cip_label_color() of
+ * each id, background black, alpha 255).  The table is valid once the
+ * stream is synchronized. */
+/* The colour cip_label() paints region @label with (label > 0): distinct
+ * for neighbouring ids, the same on every frame. */
+void cip_label_color (uint32_t label, uint8_t * red, uint8_t * green,
+    uint8_t * blue);
+
+CipStatus cip_label (const CipImage * mask, const CipImage * intensity,
+    const CipLabelParams * params, CipImage * dst, CipRegionTable * table,
+    CipStream * stream);
 
 #ifdef __cplusplus
 }

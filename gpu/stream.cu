@@ -141,7 +141,36 @@ cip_stream_free (CipStream * stream)
     cudaFree (stream->threshold);
     count_free (stream);
   }
+  for (int i = 0; i < CIP_N_SCRATCH; i++) {
+    if (stream->scratch[i].data) {
+      cudaFree (stream->scratch[i].data);
+      count_free (stream);
+    }
+  }
   free (stream);
+}
+
+CipStatus
+cip_cuda_scratch (CipStream * stream, CipScratchSlot slot, size_t size,
+    void **data)
+{
+  CipScratch *scratch = &stream->scratch[slot];
+
+  if (size > scratch->size) {
+    if (scratch->data) {
+      /* Work still queued may be using the old buffer. */
+      CIP_CUDA_TRY (stream, cudaStreamSynchronize (stream->stream));
+      cudaFree (scratch->data);
+      count_free (stream);
+      scratch->data = NULL;
+      scratch->size = 0;
+    }
+    CIP_CUDA_TRY (stream, cudaMalloc (&scratch->data, size));
+    count_allocation (stream);
+    scratch->size = size;
+  }
+  *data = scratch->data;
+  return CIP_OK;
 }
 
 CipStatus

@@ -44,7 +44,7 @@ cip_format (GstVideoFormat format)
 {
   CipFormat f;
 
-  for (f = CIP_FORMAT_GRAY8; f < CIP_N_FORMATS; f++)
+  for (f = CIP_FORMAT_GRAY8; f < CIP_N_INPUT_FORMATS; f++)
     if (cip_test_video_format (f) == format)
       return f;
   return CIP_FORMAT_GRAY8;      /* the luma plane of NV12 and I420 */

@@ -426,7 +426,7 @@ test_gray_sizes (void)
     int w = sizes[i][0], h = sizes[i][1];
     Buffer *dst = buffer_new (w, h, CIP_FORMAT_GRAY8, NULL, i);
 
-    for (f = 0; f < CIP_N_FORMATS; f++) {
+    for (f = 0; f < CIP_N_INPUT_FORMATS; f++) {
       Buffer *src = buffer_new (w, h, (CipFormat) f, NULL, 1000 + i * 16 + f);
 
       buffer_upload (src);
@@ -456,7 +456,7 @@ test_gray_chelsea (void)
         layouts[(l + 3) % G_N_ELEMENTS (layouts)], l);
     gchar *layout = layout_name (layouts[l]);
 
-    for (f = 0; f < CIP_N_FORMATS; f++) {
+    for (f = 0; f < CIP_N_INPUT_FORMATS; f++) {
       Buffer *src = buffer_new (rgb.width, rgb.height, (CipFormat) f,
           layouts[l], 2000 + l * 16 + f);
       CipImage packed;
@@ -659,7 +659,7 @@ test_layouts (void)
         gchar *dname = layout_name (layouts[d]);
         gchar *what = g_strdup_printf ("src %s, dst %s", sname, dname);
 
-        for (f = 0; f < CIP_N_FORMATS; f++) {
+        for (f = 0; f < CIP_N_INPUT_FORMATS; f++) {
           Buffer *src = buffer_new (w, h, (CipFormat) f, layouts[s],
               9000 + n++);
           OpArgs gray = { OP_GRAY, gray_methods[(s + d + f) % 4] };
