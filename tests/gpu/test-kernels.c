@@ -20,34 +20,14 @@
 #include <string.h>
 
 #include "cip-ref.h"
+#include "test-gpu.h"
 #include "test-util.h"
 
-/* Shared by every case; created in main(). */
-static CipStream *stream;
 /* cip_otsu's threshold: page-locked.  Only its first byte may be written;
  * the others hold THRESHOLD_GUARD. */
 static guint8 *threshold;
 #define THRESHOLD_BYTES 16
 #define THRESHOLD_GUARD 0xc3
-
-/* Fails the test with a formatted message. */
-#define fail(...)                                                       \
-  G_STMT_START {                                                        \
-    gchar *_msg = g_strdup_printf (__VA_ARGS__);                        \
-    g_assertion_message (G_LOG_DOMAIN, __FILE__, __LINE__, G_STRFUNC, _msg); \
-    g_free (_msg);                                                      \
-  } G_STMT_END
-
-/* Every status from the CUDA side goes through these, so that a failure
- * says what CUDA said. */
-#define CHECK_ON(s, call)                                               \
-  G_STMT_START {                                                        \
-    CipStatus _status = (call);                                         \
-    if (_status != CIP_OK)                                              \
-      fail ("%s: %s: %s", #call, cip_status_name (_status),             \
-          cip_stream_error (s));                                        \
-  } G_STMT_END
-#define CHECK(call) CHECK_ON (stream, call)
 
 static const int sizes[][2] = {
   {1, 1}, {2, 3}, {3, 2}, {7, 5}, {31, 17}, {33, 1}, {1, 33}, {127, 129},
@@ -62,192 +42,11 @@ static const char *gray_images[] = {
   "coins", "camera", "moon", "phantom", "chelsea-gray-bt601",
 };
 
-/* Fast deterministic bytes (splitmix64): the large images are hundreds of
- * megabytes. */
-static void
-fill_bytes (guint8 * p, size_t n, guint64 seed)
-{
-  guint64 x = seed * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
-  size_t i;
-
-  for (i = 0; i < n; i += 8) {
-    guint64 z = (x += 0x9e3779b97f4a7c15ull);
-    size_t k;
-
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
-    for (k = 0; k < 8 && i + k < n; k++)
-      p[i + k] = (guint8) (z >> (8 * k));
-  }
-}
-
-static guint8 *
-copy_bytes (const guint8 * p, size_t n)
-{
-  guint8 *copy = g_malloc (n);
-
-  memcpy (copy, p, n);
-  return copy;
-}
-
-/* Device images */
-
-/* Where an image lies in its allocation. */
-typedef struct
-{
-  size_t offset;                /* bytes before the first pixel */
-  size_t pad;                   /* bytes after each row */
-  gboolean align16;             /* stride rounded up to 16 bytes */
-} Layout;
-
-/* NULL stands for cip_image_alloc's own pitched image. */
-static const Layout *layouts[] = {
-  NULL,
-  &(Layout) {0, 0, FALSE},      /* tight rows: odd strides for odd widths */
-  &(Layout) {1, 0, FALSE},
-  &(Layout) {2, 1, FALSE},
-  &(Layout) {3, 3, FALSE},
-  &(Layout) {0, 13, FALSE},
-  &(Layout) {3, 0, TRUE},       /* stride aligned, data not */
-  &(Layout) {16, 0, TRUE},      /* both aligned, not at the allocation start */
-  &(Layout) {1, 5, FALSE},
-};
-
-static gchar *
-layout_name (const Layout * layout)
-{
-  if (layout == NULL)
-    return g_strdup ("pitched");
-  return g_strdup_printf ("offset %zu pad %zu%s", layout->offset,
-      layout->pad, layout->align16 ? " align16" : "");
-}
-
-/* A device image and its host mirror, byte for byte the same layout: the
- * mirror holds what the whole device allocation should hold. */
-typedef struct
-{
-  CipImage backing;             /* from cip_image_alloc */
-  CipImage dev;                 /* the image, inside backing */
-  CipImage dev_all;             /* all of backing as GRAY8 rows; data NULL
-                                 * when its rows are too wide for that */
-  size_t offset;
-  size_t size;
-  guint8 *host;                 /* the mirror of backing */
-  CipImage host_img;
-  CipImage host_all;
-} Buffer;
-
-/* A device image filled with random bytes, padding included.  Nothing is
- * uploaded yet: see buffer_upload(). */
-static Buffer *
-buffer_new (int width, int height, CipFormat format, const Layout * layout,
-    guint64 seed)
-{
-  Buffer *b = g_new0 (Buffer, 1);
-  size_t row = (size_t) width * cip_format_bytes_per_pixel (format);
-
-  if (layout == NULL) {
-    CHECK (cip_image_alloc (&b->backing, width, height, format, stream));
-    b->dev = b->backing;
-  } else {
-    size_t stride = row + layout->pad, total;
-    int bw, bh;
-
-    if (layout->align16)
-      stride = (stride + 15) & ~(size_t) 15;
-    total = layout->offset + (height - 1) * stride + row;
-    bw = (int) MIN (total, 8192);
-    bh = (int) ((total + bw - 1) / bw);
-    g_assert_cmpint (bh, <=, CIP_MAX_DIMENSION);
-    CHECK (cip_image_alloc (&b->backing, bw, bh, CIP_FORMAT_GRAY8, stream));
-    b->offset = layout->offset;
-    b->dev.data = (guint8 *) b->backing.data + b->offset;
-    b->dev.width = width;
-    b->dev.height = height;
-    b->dev.stride = stride;
-    b->dev.format = format;
-  }
-  g_assert_cmpuint (b->backing.stride, >=,
-      (size_t) b->backing.width *
-      cip_format_bytes_per_pixel (b->backing.format));
-
-  b->size = b->backing.stride * b->backing.height;
-  b->host = g_malloc (b->size);
-  fill_bytes (b->host, b->size, seed);
-  b->host_img = b->dev;
-  b->host_img.data = b->host + b->offset;
-  if (b->backing.stride <= CIP_MAX_DIMENSION) {
-    b->dev_all.data = b->backing.data;
-    b->dev_all.width = (int) b->backing.stride;
-    b->dev_all.height = b->backing.height;
-    b->dev_all.stride = b->backing.stride;
-    b->dev_all.format = CIP_FORMAT_GRAY8;
-    b->host_all = b->dev_all;
-    b->host_all.data = b->host;
-  }
-  return b;
-}
-
-static void
-buffer_free (Buffer * b)
-{
-  cip_image_free (&b->backing, stream);
-  g_free (b->host);
-  g_free (b);
-}
-
-/* Device memory := the mirror. */
-static void
-buffer_upload (Buffer * b)
-{
-  if (b->dev_all.data)
-    CHECK (cip_copy (&b->host_all, &b->dev_all, stream));
-  else
-    CHECK (cip_copy (&b->host_img, &b->dev, stream));
-  CHECK (cip_stream_synchronize (stream));
-}
-
-/* Downloads @b and compares it with @expected, a buffer laid out as its
- * mirror: the whole allocation where it can, else the image's rows. */
-static void
-buffer_check (Buffer * b, const guint8 * expected, const char *what)
-{
-  guint8 *out = g_malloc0 (b->size);
-  CipImage got, want;
-  gchar *where = NULL;
-
-  if (b->dev_all.data) {
-    got = want = b->host_all;
-    got.data = out;
-    want.data = (guint8 *) expected;
-    CHECK (cip_copy (&b->dev_all, &got, stream));
-  } else {
-    got = want = b->host_img;
-    got.data = out + b->offset;
-    want.data = (guint8 *) expected + b->offset;
-    CHECK (cip_copy (&b->dev, &got, stream));
-  }
-  CHECK (cip_stream_synchronize (stream));
-
-  if (!cip_test_images_equal (&got, &want, &where)) {
-    /* Tell wrong pixels from writes outside the image. */
-    CipImage got_img = b->host_img, want_img = b->host_img;
-
-    got_img.data = out + b->offset;
-    want_img.data = (guint8 *) expected + b->offset;
-    fail ("%s: %s%s", what, where, cip_test_images_equal (&got_img,
-            &want_img, NULL) ? " (outside the image: its pixels are right)" :
-        "");
-  }
-  g_free (out);
-}
-
 /* Contents */
 
 typedef enum
 {
-  FILL_RANDOM,                  /* as buffer_new left it */
+  FILL_RANDOM,                  /* as cip_test_device_image_new left it */
   FILL_NARROW,                  /* 100..115 */
   FILL_SKEWED,                  /* mostly dark */
   FILL_CONSTANT,                /* a */
@@ -261,7 +60,7 @@ static const char *fill_names[] = {
 
 /* Reshapes the random pixels of a GRAY8 buffer's mirror. */
 static void
-buffer_fill (Buffer * b, Fill fill, guint8 a, guint8 v)
+buffer_fill (CipTestDeviceImage * b, Fill fill, guint8 a, guint8 v)
 {
   CipImage *img = &b->host_img;
   int x, y, w = img->width, h = img->height;
@@ -304,22 +103,6 @@ buffer_fill (Buffer * b, Fill fill, guint8 a, guint8 v)
   }
 }
 
-/* Copies a host image's pixels into a buffer's mirror. */
-static void
-buffer_set (Buffer * b, const CipImage * image)
-{
-  size_t row = (size_t) image->width *
-      cip_format_bytes_per_pixel (image->format);
-  int y;
-
-  g_assert_cmpint (image->width, ==, b->host_img.width);
-  g_assert_cmpint (image->height, ==, b->host_img.height);
-  g_assert_cmpint (image->format, ==, b->host_img.format);
-  for (y = 0; y < image->height; y++)
-    memcpy ((guint8 *) b->host_img.data + y * b->host_img.stride,
-        (const guint8 *) image->data + y * image->stride, row);
-}
-
 /* Operations */
 
 typedef enum
@@ -347,8 +130,7 @@ run_op (const OpArgs * a, const CipImage * src, CipImage * dst, guint8 * t,
       return s ? cip_mask (src, dst, &a->mask, s) :
           cip_ref_mask (src, dst, &a->mask, NULL);
     case OP_EQUALIZE:
-      return s ? cip_equalize (src, dst, s) :
-          cip_ref_equalize (src, dst, NULL);
+      return s ? cip_equalize (src, dst, s) : cip_ref_equalize (src, dst, NULL);
     case OP_OTSU:
       return s ? cip_otsu (src, dst, a->invert, t, s) :
           cip_ref_otsu (src, dst, a->invert, t, NULL);
@@ -378,7 +160,8 @@ op_name (const OpArgs * a)
  * every byte of @dst's allocation against the reference, and Otsu's
  * threshold.  Returns the threshold (0 for other operations). */
 static guint8
-check_op (Buffer * src, Buffer * dst, const OpArgs * a, const char *what)
+check_op (CipTestDeviceImage * src, CipTestDeviceImage * dst, const OpArgs * a,
+    const char *what)
 {
   guint8 *expected = g_malloc (dst->size);
   CipImage expected_img = dst->host_img;
@@ -394,17 +177,17 @@ check_op (Buffer * src, Buffer * dst, const OpArgs * a, const char *what)
     fail ("%s: the reference failed", full);
 
   /* Fresh random pattern in the destination. */
-  buffer_upload (dst);
+  cip_test_device_image_upload (dst);
   threshold[0] = ~ref_t;
-  CHECK (run_op (a, &src->dev, &dst->dev, threshold, stream));
-  CHECK (cip_stream_synchronize (stream));
+  CHECK (run_op (a, &src->dev, &dst->dev, threshold, cip_test_stream));
+  CHECK (cip_stream_synchronize (cip_test_stream));
 
   if (a->op == OP_OTSU && threshold[0] != ref_t)
     fail ("%s: threshold %u, reference %u", full, threshold[0], ref_t);
   for (i = 1; i < THRESHOLD_BYTES; i++)
     if (threshold[i] != THRESHOLD_GUARD)
       fail ("%s: threshold byte %d written", full, i);
-  buffer_check (dst, expected, full);
+  cip_test_device_image_check (dst, expected, full);
 
   g_free (full);
   g_free (name);
@@ -424,20 +207,23 @@ test_gray_sizes (void)
 
   for (i = 0; i < G_N_ELEMENTS (sizes); i++) {
     int w = sizes[i][0], h = sizes[i][1];
-    Buffer *dst = buffer_new (w, h, CIP_FORMAT_GRAY8, NULL, i);
+    CipTestDeviceImage *dst =
+        cip_test_device_image_new (w, h, CIP_FORMAT_GRAY8, NULL, i);
 
     for (f = 0; f < CIP_N_INPUT_FORMATS; f++) {
-      Buffer *src = buffer_new (w, h, (CipFormat) f, NULL, 1000 + i * 16 + f);
+      CipTestDeviceImage *src =
+          cip_test_device_image_new (w, h, (CipFormat) f, NULL,
+          1000 + i * 16 + f);
 
-      buffer_upload (src);
+      cip_test_device_image_upload (src);
       for (m = 0; m < G_N_ELEMENTS (gray_methods); m++) {
         OpArgs a = { OP_GRAY, gray_methods[m] };
 
         check_op (src, dst, &a, "random");
       }
-      buffer_free (src);
+      cip_test_device_image_free (src);
     }
-    buffer_free (dst);
+    cip_test_device_image_free (dst);
   }
 }
 
@@ -451,14 +237,16 @@ test_gray_chelsea (void)
   guint l, m;
   int f;
 
-  for (l = 0; l < G_N_ELEMENTS (layouts); l++) {
-    Buffer *dst = buffer_new (rgb.width, rgb.height, CIP_FORMAT_GRAY8,
-        layouts[(l + 3) % G_N_ELEMENTS (layouts)], l);
-    gchar *layout = layout_name (layouts[l]);
+  for (l = 0; l < cip_test_n_layouts; l++) {
+    CipTestDeviceImage *dst =
+        cip_test_device_image_new (rgb.width, rgb.height, CIP_FORMAT_GRAY8,
+        cip_test_layouts[(l + 3) % cip_test_n_layouts], l);
+    gchar *layout = cip_test_layout_name (cip_test_layouts[l]);
 
     for (f = 0; f < CIP_N_INPUT_FORMATS; f++) {
-      Buffer *src = buffer_new (rgb.width, rgb.height, (CipFormat) f,
-          layouts[l], 2000 + l * 16 + f);
+      CipTestDeviceImage *src =
+          cip_test_device_image_new (rgb.width, rgb.height, (CipFormat) f,
+          cip_test_layouts[l], 2000 + l * 16 + f);
       CipImage packed;
 
       if (f == CIP_FORMAT_GRAY8)
@@ -467,8 +255,8 @@ test_gray_chelsea (void)
         packed = cip_test_image_copy (&rgb, 0);
       else
         packed = cip_test_image_repack (&rgb, (CipFormat) f, 0x11 * f, 0);
-      buffer_set (src, &packed);
-      buffer_upload (src);
+      cip_test_device_image_set (src, &packed);
+      cip_test_device_image_upload (src);
       for (m = 0; m < G_N_ELEMENTS (gray_methods); m++) {
         OpArgs a = { OP_GRAY, gray_methods[m] };
         gchar *what = g_strdup_printf ("chelsea, %s", layout);
@@ -477,10 +265,10 @@ test_gray_chelsea (void)
         g_free (what);
       }
       cip_test_image_free (&packed);
-      buffer_free (src);
+      cip_test_device_image_free (src);
     }
     g_free (layout);
-    buffer_free (dst);
+    cip_test_device_image_free (dst);
   }
   cip_test_image_free (&gray);
   cip_test_image_free (&rgb);
@@ -504,18 +292,23 @@ test_real_images (void)
         "otsu-threshold", &error);
 
     g_assert_no_error (error);
-    for (l = 0; l < G_N_ELEMENTS (layouts); l++) {
-      Buffer *src = buffer_new (image.width, image.height, CIP_FORMAT_GRAY8,
-          layouts[l], 3000 + i * 16 + l);
-      Buffer *dst = buffer_new (image.width, image.height, CIP_FORMAT_GRAY8,
-          layouts[(l + 5) % G_N_ELEMENTS (layouts)], 4000 + i * 16 + l);
+    for (l = 0; l < cip_test_n_layouts; l++) {
+      CipTestDeviceImage *src =
+          cip_test_device_image_new (image.width, image.height,
+          CIP_FORMAT_GRAY8,
+          cip_test_layouts[l], 3000 + i * 16 + l);
+      CipTestDeviceImage *dst =
+          cip_test_device_image_new (image.width, image.height,
+          CIP_FORMAT_GRAY8,
+          cip_test_layouts[(l + 5) % cip_test_n_layouts], 4000 + i * 16 + l);
       OpArgs equalize = { OP_EQUALIZE }, otsu = { OP_OTSU };
-      OpArgs mask = { OP_MASK, .mask = {expected_t, 255, false} };
-      gchar *layout = layout_name (layouts[l]);
+      OpArgs mask = { OP_MASK,.mask = {expected_t, 255, false}
+      };
+      gchar *layout = cip_test_layout_name (cip_test_layouts[l]);
       gchar *what = g_strdup_printf ("%s, %s", name, layout);
 
-      buffer_set (src, &image);
-      buffer_upload (src);
+      cip_test_device_image_set (src, &image);
+      cip_test_device_image_upload (src);
       check_op (src, dst, &equalize, what);
       g_assert_cmpint (check_op (src, dst, &otsu, what), ==, expected_t);
       otsu.invert = true;
@@ -524,8 +317,8 @@ test_real_images (void)
 
       g_free (what);
       g_free (layout);
-      buffer_free (dst);
-      buffer_free (src);
+      cip_test_device_image_free (dst);
+      cip_test_device_image_free (src);
     }
     cip_test_image_free (&image);
     g_free (name);
@@ -552,19 +345,22 @@ test_histogram_ops_sizes (void)
 
   for (i = 0; i < G_N_ELEMENTS (sizes); i++) {
     int w = sizes[i][0], h = sizes[i][1];
-    Buffer *src = buffer_new (w, h, CIP_FORMAT_GRAY8, NULL, 5000 + i);
-    Buffer *dst = buffer_new (w, h, CIP_FORMAT_GRAY8, NULL, 6000 + i);
-    guint8 *random = copy_bytes (src->host, src->size);
+    CipTestDeviceImage *src =
+        cip_test_device_image_new (w, h, CIP_FORMAT_GRAY8, NULL, 5000 + i);
+    CipTestDeviceImage *dst =
+        cip_test_device_image_new (w, h, CIP_FORMAT_GRAY8, NULL, 6000 + i);
+    guint8 *random = cip_test_copy_bytes (src->host, src->size);
 
     for (k = 0; k < G_N_ELEMENTS (fills); k++) {
       OpArgs equalize = { OP_EQUALIZE }, otsu = { OP_OTSU };
-      OpArgs mask = { OP_MASK, .mask = {127, 255, false} };
+      OpArgs mask = { OP_MASK,.mask = {127, 255, false}
+      };
       gchar *what = g_strdup_printf ("%s %u %u", fill_names[fills[k].fill],
           fills[k].a, fills[k].b);
 
       memcpy (src->host, random, src->size);
       buffer_fill (src, fills[k].fill, fills[k].a, fills[k].b);
-      buffer_upload (src);
+      cip_test_device_image_upload (src);
       check_op (src, dst, &equalize, what);
       check_op (src, dst, &otsu, what);
       otsu.invert = true;
@@ -573,8 +369,8 @@ test_histogram_ops_sizes (void)
       g_free (what);
     }
     g_free (random);
-    buffer_free (dst);
-    buffer_free (src);
+    cip_test_device_image_free (dst);
+    cip_test_device_image_free (src);
   }
 }
 
@@ -599,23 +395,25 @@ test_mask_params (void)
   for (i = 0; i < G_N_ELEMENTS (images); i++) {
     CipImage image = { NULL };
     int w = images[i].width, h = images[i].height;
-    Buffer *src, *dst;
+    CipTestDeviceImage *src, *dst;
 
     if (images[i].name) {
       image = cip_test_image_load (images[i].name);
       w = image.width;
       h = image.height;
     }
-    src = buffer_new (w, h, CIP_FORMAT_GRAY8, NULL, 7000 + i);
+    src = cip_test_device_image_new (w, h, CIP_FORMAT_GRAY8, NULL, 7000 + i);
     if (images[i].name)
-      buffer_set (src, &image);
-    buffer_upload (src);
+      cip_test_device_image_set (src, &image);
+    cip_test_device_image_upload (src);
 
     for (t = 0; t < G_N_ELEMENTS (thresholds); t++) {
       /* A different destination layout now and then. */
-      const Layout *layout = layouts[t % G_N_ELEMENTS (layouts)];
+      const CipTestLayout *layout = cip_test_layouts[t % cip_test_n_layouts];
 
-      dst = buffer_new (w, h, CIP_FORMAT_GRAY8, layout, 8000 + n++);
+      dst =
+          cip_test_device_image_new (w, h, CIP_FORMAT_GRAY8, layout,
+          8000 + n++);
       for (f = 0; f < G_N_ELEMENTS (foregrounds); f++) {
         for (invert = 0; invert < 2; invert++) {
           OpArgs a = { OP_MASK };
@@ -623,20 +421,19 @@ test_mask_params (void)
           a.mask.threshold = thresholds[t];
           a.mask.foreground = foregrounds[f];
           a.mask.invert = invert;
-          check_op (src, dst, &a, images[i].name ? images[i].name :
-              "random");
+          check_op (src, dst, &a, images[i].name ? images[i].name : "random");
         }
       }
-      buffer_free (dst);
+      cip_test_device_image_free (dst);
     }
-    buffer_free (src);
+    cip_test_device_image_free (src);
     cip_test_image_free (&image);
   }
 }
 
 /* Strides and alignment */
 
-/* Every pair of source and destination layouts, with every operation:
+/* Every pair of source and destination cip_test_layouts, with every operation:
  * unaligned data pointers and strides take the byte-wise paths, and
  * nothing may be written outside the destination's rows. */
 static void
@@ -651,24 +448,29 @@ test_layouts (void)
   for (i = 0; i < G_N_ELEMENTS (view_sizes); i++) {
     int w = view_sizes[i][0], h = view_sizes[i][1];
 
-    for (s = 0; s < G_N_ELEMENTS (layouts); s++) {
-      for (d = 0; d < G_N_ELEMENTS (layouts); d++) {
-        Buffer *dst = buffer_new (w, h, CIP_FORMAT_GRAY8, layouts[d],
+    for (s = 0; s < cip_test_n_layouts; s++) {
+      for (d = 0; d < cip_test_n_layouts; d++) {
+        CipTestDeviceImage *dst =
+            cip_test_device_image_new (w, h, CIP_FORMAT_GRAY8,
+            cip_test_layouts[d],
             9000 + n++);
-        gchar *sname = layout_name (layouts[s]);
-        gchar *dname = layout_name (layouts[d]);
+        gchar *sname = cip_test_layout_name (cip_test_layouts[s]);
+        gchar *dname = cip_test_layout_name (cip_test_layouts[d]);
         gchar *what = g_strdup_printf ("src %s, dst %s", sname, dname);
 
         for (f = 0; f < CIP_N_INPUT_FORMATS; f++) {
-          Buffer *src = buffer_new (w, h, (CipFormat) f, layouts[s],
+          CipTestDeviceImage *src =
+              cip_test_device_image_new (w, h, (CipFormat) f,
+              cip_test_layouts[s],
               9000 + n++);
           OpArgs gray = { OP_GRAY, gray_methods[(s + d + f) % 4] };
 
-          buffer_upload (src);
+          cip_test_device_image_upload (src);
           check_op (src, dst, &gray, what);
           if (f == CIP_FORMAT_GRAY8) {
             OpArgs equalize = { OP_EQUALIZE }, otsu = { OP_OTSU };
-            OpArgs mask = { OP_MASK, .mask = {(s * 31) & 0xff, 200, false} };
+            OpArgs mask = { OP_MASK,.mask = {(s * 31) & 0xff, 200, false}
+            };
 
             otsu.invert = mask.mask.invert = d & 1;
 
@@ -676,12 +478,12 @@ test_layouts (void)
             check_op (src, dst, &otsu, what);
             check_op (src, dst, &mask, what);
           }
-          buffer_free (src);
+          cip_test_device_image_free (src);
         }
         g_free (what);
         g_free (dname);
         g_free (sname);
-        buffer_free (dst);
+        cip_test_device_image_free (dst);
       }
     }
   }
@@ -695,43 +497,47 @@ test_layouts (void)
 static void
 test_large_gray8 (void)
 {
-  Buffer *src = buffer_new (8192, 8192, CIP_FORMAT_GRAY8, NULL, 10000);
-  Buffer *dst = buffer_new (8192, 8192, CIP_FORMAT_GRAY8, NULL, 10001);
+  CipTestDeviceImage *src =
+      cip_test_device_image_new (8192, 8192, CIP_FORMAT_GRAY8, NULL, 10000);
+  CipTestDeviceImage *dst =
+      cip_test_device_image_new (8192, 8192, CIP_FORMAT_GRAY8, NULL, 10001);
   OpArgs equalize = { OP_EQUALIZE }, otsu = { OP_OTSU };
 
   buffer_fill (src, FILL_SKEWED, 0, 0);
-  buffer_upload (src);
+  cip_test_device_image_upload (src);
   check_op (src, dst, &equalize, "skewed");
   check_op (src, dst, &otsu, "skewed");
   otsu.invert = true;
   check_op (src, dst, &otsu, "skewed");
 
   buffer_fill (src, FILL_SPARSE, 90, 0);
-  buffer_upload (src);
+  cip_test_device_image_upload (src);
   check_op (src, dst, &equalize, "sparse");
   otsu.invert = false;
   check_op (src, dst, &otsu, "sparse");
 
-  buffer_free (dst);
-  buffer_free (src);
+  cip_test_device_image_free (dst);
+  cip_test_device_image_free (src);
 }
 
 /* 9000x4637 RGBA: rows wider than CIP_MAX_DIMENSION bytes. */
 static void
 test_large_rgba (void)
 {
-  Buffer *src = buffer_new (9000, 4637, CIP_FORMAT_RGBA, NULL, 11000);
-  Buffer *dst = buffer_new (9000, 4637, CIP_FORMAT_GRAY8, NULL, 11001);
+  CipTestDeviceImage *src =
+      cip_test_device_image_new (9000, 4637, CIP_FORMAT_RGBA, NULL, 11000);
+  CipTestDeviceImage *dst =
+      cip_test_device_image_new (9000, 4637, CIP_FORMAT_GRAY8, NULL, 11001);
   guint m;
 
-  buffer_upload (src);
+  cip_test_device_image_upload (src);
   for (m = 0; m < G_N_ELEMENTS (gray_methods); m++) {
     OpArgs gray = { OP_GRAY, gray_methods[m] };
 
     check_op (src, dst, &gray, "random");
   }
-  buffer_free (dst);
-  buffer_free (src);
+  cip_test_device_image_free (dst);
+  cip_test_device_image_free (src);
 }
 
 /* Resources */
@@ -750,42 +556,43 @@ test_memory_stats (void)
   int i;
 
   cip_memory_stats (&start);
-  CHECK (cip_image_alloc (&rgba, 640, 480, CIP_FORMAT_RGBA, stream));
-  CHECK (cip_image_alloc (&gray, 640, 480, CIP_FORMAT_GRAY8, stream));
-  CHECK (cip_image_alloc (&dst, 640, 480, CIP_FORMAT_GRAY8, stream));
+  CHECK (cip_image_alloc (&rgba, 640, 480, CIP_FORMAT_RGBA, cip_test_stream));
+  CHECK (cip_image_alloc (&gray, 640, 480, CIP_FORMAT_GRAY8, cip_test_stream));
+  CHECK (cip_image_alloc (&dst, 640, 480, CIP_FORMAT_GRAY8, cip_test_stream));
   /* Whatever the contents: only the allocations matter here. */
-  CHECK (cip_gray (&rgba, &gray, CIP_GRAY_BT601, stream));
-  CHECK (cip_stream_synchronize (stream));
+  CHECK (cip_gray (&rgba, &gray, CIP_GRAY_BT601, cip_test_stream));
+  CHECK (cip_stream_synchronize (cip_test_stream));
 
   cip_memory_stats (&before);
   for (i = 0; i < 100; i++) {
     switch (i % 5) {
       case 0:
-        CHECK (cip_gray (&rgba, &dst, gray_methods[i % 4], stream));
+        CHECK (cip_gray (&rgba, &dst, gray_methods[i % 4], cip_test_stream));
         break;
       case 1:
-        CHECK (cip_mask (&gray, &dst, &params, stream));
+        CHECK (cip_mask (&gray, &dst, &params, cip_test_stream));
         break;
       case 2:
-        CHECK (cip_equalize (&gray, &dst, stream));
+        CHECK (cip_equalize (&gray, &dst, cip_test_stream));
         break;
       case 3:
-        CHECK (cip_otsu (&gray, &dst, i & 1, threshold, stream));
+        CHECK (cip_otsu (&gray, &dst, i & 1, threshold, cip_test_stream));
         break;
       case 4:
-        CHECK (cip_copy (&dst, &gray, stream));
+        CHECK (cip_copy (&dst, &gray, cip_test_stream));
         break;
     }
   }
-  CHECK (cip_stream_synchronize (stream));
+  CHECK (cip_stream_synchronize (cip_test_stream));
   cip_memory_stats (&after);
   g_assert_cmpuint (after.allocations, ==, before.allocations);
   g_assert_cmpuint (after.frees, ==, before.frees);
 
   /* Everything allocated is counted, and counted again when freed. */
   for (i = 0; i < (int) G_N_ELEMENTS (extra); i++)
-    CHECK (cip_image_alloc (&extra[i], 17 + i, 5, (CipFormat) i, stream));
-  CHECK (cip_host_alloc (&pinned, 4096, stream));
+    CHECK (cip_image_alloc (&extra[i], 17 + i, 5, (CipFormat) i,
+            cip_test_stream));
+  CHECK (cip_host_alloc (&pinned, 4096, cip_test_stream));
   status = cip_stream_new (&other, NULL, error, sizeof (error));
   if (status != CIP_OK)
     fail ("cip_stream_new: %s: %s", cip_status_name (status), error);
@@ -795,12 +602,12 @@ test_memory_stats (void)
   g_assert_cmpuint (after.frees, ==, before.frees);
 
   cip_stream_free (other);
-  cip_host_free (pinned, stream);
+  cip_host_free (pinned, cip_test_stream);
   for (i = 0; i < (int) G_N_ELEMENTS (extra); i++)
-    cip_image_free (&extra[i], stream);
-  cip_image_free (&dst, stream);
-  cip_image_free (&gray, stream);
-  cip_image_free (&rgba, stream);
+    cip_image_free (&extra[i], cip_test_stream);
+  cip_image_free (&dst, cip_test_stream);
+  cip_image_free (&gray, cip_test_stream);
+  cip_image_free (&rgba, cip_test_stream);
   cip_memory_stats (&freed);
   g_assert_cmpuint (freed.allocations, ==, after.allocations);
   g_assert_cmpuint (freed.frees - start.frees, ==,
@@ -811,12 +618,16 @@ test_memory_stats (void)
 static void
 test_streams (void)
 {
-  Buffer *a = buffer_new (1001, 999, CIP_FORMAT_GRAY8, NULL, 12000);
-  Buffer *b = buffer_new (1001, 999, CIP_FORMAT_GRAY8, NULL, 12001);
-  Buffer *a_out = buffer_new (1001, 999, CIP_FORMAT_GRAY8, NULL, 12002);
-  Buffer *b_out = buffer_new (1001, 999, CIP_FORMAT_GRAY8, NULL, 12003);
-  guint8 *a_expected = copy_bytes (a_out->host, a_out->size);
-  guint8 *b_expected = copy_bytes (b_out->host, b_out->size);
+  CipTestDeviceImage *a =
+      cip_test_device_image_new (1001, 999, CIP_FORMAT_GRAY8, NULL, 12000);
+  CipTestDeviceImage *b =
+      cip_test_device_image_new (1001, 999, CIP_FORMAT_GRAY8, NULL, 12001);
+  CipTestDeviceImage *a_out =
+      cip_test_device_image_new (1001, 999, CIP_FORMAT_GRAY8, NULL, 12002);
+  CipTestDeviceImage *b_out =
+      cip_test_device_image_new (1001, 999, CIP_FORMAT_GRAY8, NULL, 12003);
+  guint8 *a_expected = cip_test_copy_bytes (a_out->host, a_out->size);
+  guint8 *b_expected = cip_test_copy_bytes (b_out->host, b_out->size);
   CipImage img;
   CipStream *other = NULL;
   guint8 t = 0, *other_t;
@@ -828,16 +639,17 @@ test_streams (void)
   if (status != CIP_OK)
     fail ("cip_stream_new: %s: %s", cip_status_name (status), error);
   g_assert_nonnull (cip_stream_handle (other));
-  g_assert_true (cip_stream_handle (other) != cip_stream_handle (stream));
+  g_assert_true (cip_stream_handle (other) !=
+      cip_stream_handle (cip_test_stream));
   g_assert_nonnull (cip_stream_error (other));
   CHECK_ON (other, cip_host_alloc ((void **) &other_t, 1, other));
 
   buffer_fill (a, FILL_SKEWED, 0, 0);
   buffer_fill (b, FILL_NARROW, 0, 0);
-  buffer_upload (a);
-  buffer_upload (b);
-  buffer_upload (a_out);
-  buffer_upload (b_out);
+  cip_test_device_image_upload (a);
+  cip_test_device_image_upload (b);
+  cip_test_device_image_upload (a_out);
+  cip_test_device_image_upload (b_out);
 
   img = a_out->host_img;
   img.data = a_expected + a_out->offset;
@@ -849,24 +661,25 @@ test_streams (void)
 
   /* Interleaved, several times over, with no synchronization between. */
   for (i = 0; i < 8; i++) {
-    CHECK (cip_equalize (&a->dev, &a_out->dev, stream));
+    CHECK (cip_equalize (&a->dev, &a_out->dev, cip_test_stream));
     CHECK_ON (other, cip_otsu (&b->dev, &b_out->dev, false, other_t, other));
   }
-  CHECK (cip_stream_synchronize (stream));
+  CHECK (cip_stream_synchronize (cip_test_stream));
   CHECK_ON (other, cip_stream_synchronize (other));
 
   g_assert_cmpuint (*other_t, ==, t);
-  buffer_check (a_out, a_expected, "equalize on the first stream");
-  buffer_check (b_out, b_expected, "otsu on the second stream");
+  cip_test_device_image_check (a_out, a_expected,
+      "equalize on the first stream");
+  cip_test_device_image_check (b_out, b_expected, "otsu on the second stream");
 
   cip_host_free (other_t, other);
   cip_stream_free (other);
   g_free (b_expected);
   g_free (a_expected);
-  buffer_free (b_out);
-  buffer_free (a_out);
-  buffer_free (b);
-  buffer_free (a);
+  cip_test_device_image_free (b_out);
+  cip_test_device_image_free (a_out);
+  cip_test_device_image_free (b);
+  cip_test_device_image_free (a);
 }
 
 /* Invalid arguments */
@@ -909,13 +722,18 @@ test_invalid_arguments (void)
   {
     STREAM_NULL = CIP_N_BAD_CASES, BAD_METHOD, N_CASES
   };
-  Buffer *gray = buffer_new (5, 3, CIP_FORMAT_GRAY8, NULL, 13000);
-  Buffer *rgba = buffer_new (5, 3, CIP_FORMAT_RGBA, NULL, 13001);
-  Buffer *dst = buffer_new (5, 3, CIP_FORMAT_GRAY8, NULL, 13002);
+  CipTestDeviceImage *gray =
+      cip_test_device_image_new (5, 3, CIP_FORMAT_GRAY8, NULL, 13000);
+  CipTestDeviceImage *rgba =
+      cip_test_device_image_new (5, 3, CIP_FORMAT_RGBA, NULL, 13001);
+  CipTestDeviceImage *dst =
+      cip_test_device_image_new (5, 3, CIP_FORMAT_GRAY8, NULL, 13002);
   /* Room for the over-sized views, so that a missed check fails the test
    * rather than faulting. */
-  Buffer *big = buffer_new (8192, 4, CIP_FORMAT_GRAY8, NULL, 13003);
-  Buffer *big_dst = buffer_new (8192, 4, CIP_FORMAT_GRAY8, NULL, 13004);
+  CipTestDeviceImage *big =
+      cip_test_device_image_new (8192, 4, CIP_FORMAT_GRAY8, NULL, 13003);
+  CipTestDeviceImage *big_dst =
+      cip_test_device_image_new (8192, 4, CIP_FORMAT_GRAY8, NULL, 13004);
   CipImage wide = { big->dev.data, CIP_MAX_DIMENSION + 1, 1,
     CIP_MAX_DIMENSION + 1, CIP_FORMAT_GRAY8
   };
@@ -928,11 +746,11 @@ test_invalid_arguments (void)
   OpArgs equalize = { OP_EQUALIZE };
   int api, c;
 
-  buffer_upload (gray);
-  buffer_upload (rgba);
-  buffer_upload (dst);
-  buffer_upload (big);
-  buffer_upload (big_dst);
+  cip_test_device_image_upload (gray);
+  cip_test_device_image_upload (rgba);
+  cip_test_device_image_upload (dst);
+  cip_test_device_image_upload (big);
+  cip_test_device_image_upload (big_dst);
   other.rgba = rgba->dev;
   other.wide_src = wide;
   other.wide_dst = wide;
@@ -947,7 +765,7 @@ test_invalid_arguments (void)
       CipImage s = gray->dev, d = dst->dev;
       const CipImage *sp = &s;
       CipImage *dp = &d;
-      CipStream *st = stream;
+      CipStream *st = cip_test_stream;
       CipGrayMethod method = CIP_GRAY_BT601;
       gboolean extra_null = FALSE;
       CipStatus status;
@@ -973,73 +791,66 @@ test_invalid_arguments (void)
       status = run_api (api, sp, dp, extra_null, method, st);
       if (status != CIP_ERROR_INVALID_ARGUMENT)
         fail ("%s, case %d: %s, not invalid argument (%s)", api_names[api],
-            c, cip_status_name (status), cip_stream_error (stream));
+            c, cip_status_name (status), cip_stream_error (cip_test_stream));
     }
   }
-  CHECK (cip_stream_synchronize (stream));
+  CHECK (cip_stream_synchronize (cip_test_stream));
 
   /* Rejected before anything was allocated, launched or written. */
   cip_memory_stats (&after);
   g_assert_cmpuint (after.allocations, ==, before.allocations);
   g_assert_cmpuint (after.frees, ==, before.frees);
-  buffer_check (dst, dst->host, "destination after invalid calls");
-  buffer_check (rgba, rgba->host, "RGBA image after invalid calls");
-  buffer_check (big_dst, big_dst->host, "large image after invalid calls");
+  cip_test_device_image_check (dst, dst->host,
+      "destination after invalid calls");
+  cip_test_device_image_check (rgba, rgba->host,
+      "RGBA image after invalid calls");
+  cip_test_device_image_check (big_dst, big_dst->host,
+      "large image after invalid calls");
 
   /* Allocations with bad sizes or formats. */
-  g_assert_cmpint (cip_image_alloc (&image, 0, 5, CIP_FORMAT_GRAY8, stream),
-      ==, CIP_ERROR_INVALID_ARGUMENT);
-  g_assert_cmpint (cip_image_alloc (&image, 5, 0, CIP_FORMAT_GRAY8, stream),
-      ==, CIP_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpint (cip_image_alloc (&image, 0, 5, CIP_FORMAT_GRAY8,
+          cip_test_stream), ==, CIP_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpint (cip_image_alloc (&image, 5, 0, CIP_FORMAT_GRAY8,
+          cip_test_stream), ==, CIP_ERROR_INVALID_ARGUMENT);
   g_assert_cmpint (cip_image_alloc (&image, CIP_MAX_DIMENSION + 1, 1,
-          CIP_FORMAT_GRAY8, stream), ==, CIP_ERROR_INVALID_ARGUMENT);
+          CIP_FORMAT_GRAY8, cip_test_stream), ==, CIP_ERROR_INVALID_ARGUMENT);
   g_assert_cmpint (cip_image_alloc (&image, 1, CIP_MAX_DIMENSION + 1,
-          CIP_FORMAT_GRAY8, stream), ==, CIP_ERROR_INVALID_ARGUMENT);
+          CIP_FORMAT_GRAY8, cip_test_stream), ==, CIP_ERROR_INVALID_ARGUMENT);
   g_assert_cmpint (cip_image_alloc (&image, 5, 5, (CipFormat) CIP_N_FORMATS,
-          stream), ==, CIP_ERROR_INVALID_ARGUMENT);
-  g_assert_cmpint (cip_image_alloc (NULL, 5, 5, CIP_FORMAT_GRAY8, stream),
-      ==, CIP_ERROR_INVALID_ARGUMENT);
+          cip_test_stream), ==, CIP_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpint (cip_image_alloc (NULL, 5, 5, CIP_FORMAT_GRAY8,
+          cip_test_stream), ==, CIP_ERROR_INVALID_ARGUMENT);
   cip_memory_stats (&after);
   g_assert_cmpuint (after.allocations, ==, before.allocations);
 
   /* The stream still works, and has a message to give (a string, maybe
    * empty). */
-  g_assert_nonnull (cip_stream_error (stream));
-  g_assert_true (g_utf8_validate (cip_stream_error (stream), -1, NULL));
+  g_assert_nonnull (cip_stream_error (cip_test_stream));
+  g_assert_true (g_utf8_validate (cip_stream_error (cip_test_stream), -1,
+          NULL));
   g_assert_nonnull (cip_stream_error (NULL));
   g_assert_null (cip_stream_handle (NULL));
   g_test_message ("stream error after invalid calls: \"%s\"",
-      cip_stream_error (stream));
+      cip_stream_error (cip_test_stream));
   check_op (gray, dst, &equalize, "after invalid calls");
 
-  buffer_free (big_dst);
-  buffer_free (big);
-  buffer_free (dst);
-  buffer_free (rgba);
-  buffer_free (gray);
+  cip_test_device_image_free (big_dst);
+  cip_test_device_image_free (big);
+  cip_test_device_image_free (dst);
+  cip_test_device_image_free (rgba);
+  cip_test_device_image_free (gray);
 }
 
 int
 main (int argc, char **argv)
 {
-  char error[256] = "";
-  int count = 0, ret;
-  CipStatus status;
+  int ret;
 
   g_test_init (&argc, &argv, NULL);
-
-  if (!cip_test_have_cuda_device ()) {
-    g_print ("no usable CUDA device: skipping\n");
+  if (!cip_test_gpu_init ())
     return CIP_TEST_SKIP;
-  }
-  g_assert_cmpint (cip_device_count (&count), ==, CIP_OK);
-  g_assert_cmpint (count, >=, 1);
-
-  status = cip_stream_new (&stream, NULL, error, sizeof (error));
-  if (status != CIP_OK)
-    g_error ("cip_stream_new: %s: %s", cip_status_name (status), error);
-  g_assert_nonnull (cip_stream_handle (stream));
-  CHECK (cip_host_alloc ((void **) &threshold, THRESHOLD_BYTES, stream));
+  CHECK (cip_host_alloc ((void **) &threshold, THRESHOLD_BYTES,
+          cip_test_stream));
   memset (threshold, THRESHOLD_GUARD, THRESHOLD_BYTES);
 
   g_test_add_func ("/kernels/gray/sizes", test_gray_sizes);
@@ -1056,7 +867,7 @@ main (int argc, char **argv)
 
   ret = g_test_run ();
 
-  cip_host_free (threshold, stream);
-  cip_stream_free (stream);
+  cip_host_free (threshold, cip_test_stream);
+  cip_test_gpu_cleanup ();
   return ret;
 }
