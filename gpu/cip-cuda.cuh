@@ -52,10 +52,14 @@ struct _CipStream
 {
   cudaStream_t stream;
   int sm_count;
-  /* Scratch for histogram-based operations, one frame at a time. */
-  uint32_t *hist;               /* CIP_HIST_BINS counters */
-  uint8_t *lut;                 /* CIP_HIST_BINS entries */
-  uint8_t *threshold;           /* one byte */
+  /* Two histograms of CIP_HIST_BINS counters: a histogram operation
+   * counts into hist[hist_turn] and zeroes the other, for the next. */
+  uint32_t *hist;
+  unsigned hist_turn;
+  /* Co-resident blocks of the single-launch histogram kernels, measured
+   * on first use (0 until then). */
+  int equalize_blocks;
+  int otsu_blocks;
   CipScratch scratch[CIP_N_SCRATCH];
   CipMemoryStats *stats;        /* the owner's counters, or NULL */
   char error[256];
@@ -144,16 +148,6 @@ cip_block_inclusive_scan (uint32_t value, uint32_t * scratch)
   return warp > 0 ? value + scratch[warp - 1] : value;
 }
 
-/* The histogram of a GRAY8 device image into stream->hist, which is all
- * zeros between operations: its consumer (the lookup-table or threshold
- * kernel) zeroes each bin once it has read it. */
-CipStatus cip_cuda_histogram (const CipImage * src, CipStream * stream);
-
-/* dst = mask of src at a threshold read from device memory. */
-CipStatus cip_cuda_binarize_at (const CipImage * src, CipImage * dst,
-    const uint8_t * device_threshold, uint8_t foreground, bool invert,
-    CipStream * stream);
-
 /* Four consecutive GRAY8 pixels of a row, starting at x; those at or past
  * the width read as 0. */
 __device__ __forceinline__ uchar4
@@ -179,6 +173,57 @@ cip_store4 (uint8_t * row, int x, int width, bool aligned, uchar4 v)
     row[x + 2] = v.z;
   if (x + 3 < width)
     row[x + 3] = v.w;
+}
+
+/* Streaming GRAY8 rows in 16-pixel units: a block of CIP_ROW_THREADS
+ * threads covers CIP_ROW_SPAN consecutive pixels of one row, so that every
+ * warp-wide load and store is one contiguous 512-byte run. */
+#define CIP_ROW_THREADS 128
+#define CIP_UNIT 16
+#define CIP_ROW_SPAN (CIP_ROW_THREADS * CIP_UNIT)
+
+typedef union
+{
+  uint4 v;
+  uint8_t b[CIP_UNIT];
+} CipUnit;
+
+/* The CIP_ROW_SPAN-pixel segments of an image, row by row. */
+static inline unsigned
+cip_row_segments (int width)
+{
+  return CIP_DIV_UP (width, CIP_ROW_SPAN);
+}
+
+/* Sixteen consecutive pixels of a row from x; those at or past the width
+ * read as 0.  @aligned: the row start and stride are 16-byte aligned. */
+__device__ __forceinline__ CipUnit
+cip_load16 (const uint8_t * __restrict__ row, int x, int width, bool aligned)
+{
+  CipUnit u;
+
+  if (aligned && x + CIP_UNIT <= width) {
+    u.v = *(const uint4 *) (row + x);
+  } else {
+#pragma unroll
+    for (int i = 0; i < CIP_UNIT; i++)
+      u.b[i] = x + i < width ? row[x + i] : 0;
+  }
+  return u;
+}
+
+__device__ __forceinline__ void
+cip_store16 (uint8_t * __restrict__ row, int x, int width, bool aligned,
+    const CipUnit & u)
+{
+  if (aligned && x + CIP_UNIT <= width) {
+    *(uint4 *) (row + x) = u.v;
+  } else {
+#pragma unroll
+    for (int i = 0; i < CIP_UNIT; i++)
+      if (x + i < width)
+        row[x + i] = u.b[i];
+  }
 }
 
 #endif /* __CIP_CUDA_CUH__ */

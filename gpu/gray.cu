@@ -23,73 +23,105 @@ struct GrayParams
   bool dst_aligned;
 };
 
-/* Four-byte pixels whose rows are 16-byte aligned: one 16-byte load gives
- * the four pixels a thread converts. */
+/* Pixels in groups of four; a block converts CIP_ROW_SPAN pixels of a row,
+ * each thread four groups a warp-width apart, all loads issued before any
+ * arithmetic so that they are in flight together. */
+#define GRAY_GROUP 4
+#define GRAY_GROUPS_PER_THREAD (CIP_UNIT / GRAY_GROUP)
+#define GRAY_GROUP_STRIDE (CIP_ROW_THREADS * GRAY_GROUP)
+
+/* The gray value of a four-byte pixel held in a word (little endian: byte
+ * i of the pixel is bits 8i..8i+7). */
+__device__ __forceinline__ uint8_t
+gray_of_word (uint32_t w, const CipChannelLayout & layout,
+    CipGrayMethod method)
+{
+  return cip_gray_pixel ((w >> (8 * layout.r)) & 0xff,
+      (w >> (8 * layout.g)) & 0xff, (w >> (8 * layout.b)) & 0xff, method);
+}
+
+/* Four-byte pixels in 16-byte aligned rows: one 16-byte load per group. */
 template < CipGrayMethod method >
 __global__ void
 gray_kernel_packed4 (GrayParams p)
 {
-  int x = (blockIdx.x * blockDim.x + threadIdx.x) * CIP_PIXELS_PER_THREAD;
-  int y = blockIdx.y * blockDim.y + threadIdx.y;
-  const uint8_t *in;
-  uint8_t px[16];
-  uchar4 out;
+  int y = blockIdx.y;
+  int x0 = blockIdx.x * CIP_ROW_SPAN + threadIdx.x * GRAY_GROUP;
+  const uint8_t *__restrict__ in = p.src + y * p.src_stride;
+  uint8_t *out = p.dst + y * p.dst_stride;
+  uint4 px[GRAY_GROUPS_PER_THREAD];
 
-  if (x >= p.width || y >= p.height)
+  if (x0 >= p.width)
     return;
 
-  in = p.src + y * p.src_stride + (size_t) x * 4;
-  if (x + 3 < p.width) {
-    *(uint4 *) px = *(const uint4 *) in;
-  } else {
-    for (int i = 0; i < 16; i++)
-      px[i] = (x + i / 4 < p.width) ? in[i] : 0;
+#pragma unroll
+  for (int k = 0; k < GRAY_GROUPS_PER_THREAD; k++) {
+    int x = x0 + k * GRAY_GROUP_STRIDE;
+    const uint32_t *words = (const uint32_t *) (in + (size_t) x * 4);
+
+    if (x + GRAY_GROUP <= p.width)
+      px[k] = *(const uint4 *) words;
+    else if (x < p.width)
+      px[k] = make_uint4 (words[0], x + 1 < p.width ? words[1] : 0,
+          x + 2 < p.width ? words[2] : 0, x + 3 < p.width ? words[3] : 0);
   }
 
-  out.x = cip_gray_pixel (px[p.layout.r], px[p.layout.g], px[p.layout.b],
-      method);
-  out.y = cip_gray_pixel (px[4 + p.layout.r], px[4 + p.layout.g],
-      px[4 + p.layout.b], method);
-  out.z = cip_gray_pixel (px[8 + p.layout.r], px[8 + p.layout.g],
-      px[8 + p.layout.b], method);
-  out.w = cip_gray_pixel (px[12 + p.layout.r], px[12 + p.layout.g],
-      px[12 + p.layout.b], method);
-  cip_store4 (p.dst + y * p.dst_stride, x, p.width, p.dst_aligned, out);
+#pragma unroll
+  for (int k = 0; k < GRAY_GROUPS_PER_THREAD; k++) {
+    int x = x0 + k * GRAY_GROUP_STRIDE;
+
+    if (x < p.width)
+      cip_store4 (out, x, p.width, p.dst_aligned,
+          make_uchar4 (gray_of_word (px[k].x, p.layout, method),
+              gray_of_word (px[k].y, p.layout, method),
+              gray_of_word (px[k].z, p.layout, method),
+              gray_of_word (px[k].w, p.layout, method)));
+  }
 }
 
-/* Any layout, any alignment: byte loads. */
+/* Any layout and alignment: byte loads. */
 template < CipGrayMethod method >
 __global__ void
 gray_kernel_bytes (GrayParams p)
 {
-  int x = (blockIdx.x * blockDim.x + threadIdx.x) * CIP_PIXELS_PER_THREAD;
-  int y = blockIdx.y * blockDim.y + threadIdx.y;
-  const uint8_t *in;
-  uint8_t v[CIP_PIXELS_PER_THREAD];
+  const int bpp = p.layout.bytes_per_pixel;
+  int y = blockIdx.y;
+  int x0 = blockIdx.x * CIP_ROW_SPAN + threadIdx.x * GRAY_GROUP;
+  const uint8_t *in = p.src + y * p.src_stride;
+  uint8_t *out = p.dst + y * p.dst_stride;
 
-  if (x >= p.width || y >= p.height)
+  if (x0 >= p.width)
     return;
 
-  in = p.src + y * p.src_stride + (size_t) x * p.layout.bytes_per_pixel;
-  for (int i = 0; i < CIP_PIXELS_PER_THREAD; i++, in += p.layout.bytes_per_pixel)
-    v[i] = (x + i < p.width) ?
-        cip_gray_pixel (in[p.layout.r], in[p.layout.g], in[p.layout.b],
-        method) : 0;
-  cip_store4 (p.dst + y * p.dst_stride, x, p.width, p.dst_aligned,
-      make_uchar4 (v[0], v[1], v[2], v[3]));
+  for (int k = 0; k < GRAY_GROUPS_PER_THREAD; k++) {
+    int x = x0 + k * GRAY_GROUP_STRIDE;
+    uint8_t v[GRAY_GROUP];
+
+    if (x >= p.width)
+      break;
+    for (int i = 0; i < GRAY_GROUP; i++) {
+      const uint8_t *px = in + (size_t) (x + i) * bpp;
+
+      v[i] = x + i < p.width ?
+          cip_gray_pixel (px[p.layout.r], px[p.layout.g], px[p.layout.b],
+          method) : 0;
+    }
+    cip_store4 (out, x, p.width, p.dst_aligned,
+        make_uchar4 (v[0], v[1], v[2], v[3]));
+  }
 }
 
 template < CipGrayMethod method >
 static CipStatus
 launch_gray (const GrayParams & p, bool packed4, CipStream * stream)
 {
-  dim3 grid = cip_grid_2d (p.width, p.height);
+  dim3 grid (cip_row_segments (p.width), p.height);
 
   if (packed4)
-    gray_kernel_packed4 < method > <<<grid, cip_block_2d (), 0,
+    gray_kernel_packed4 < method > <<<grid, CIP_ROW_THREADS, 0,
         stream->stream >>> (p);
   else
-    gray_kernel_bytes < method > <<<grid, cip_block_2d (), 0,
+    gray_kernel_bytes < method > <<<grid, CIP_ROW_THREADS, 0,
         stream->stream >>> (p);
   CIP_CUDA_TRY_LAUNCH (stream, "gray kernel");
   return CIP_OK;

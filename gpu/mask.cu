@@ -7,8 +7,7 @@
  * version 2 of the License, or (at your option) any later version.
  */
 
-/* Binary masks: at a fixed threshold (cip_mask) or at one computed on the
- * device (the last step of cip_otsu). */
+/* Binary masks at a fixed threshold. */
 
 #include "cip-cuda.cuh"
 
@@ -20,40 +19,39 @@ struct MaskParams
   size_t dst_stride;
   int width;
   int height;
-  bool src_aligned;
+  bool src_aligned;             /* 16-byte rows */
   bool dst_aligned;
   uint8_t threshold;
   uint8_t foreground;
   bool invert;
 };
 
-/* @device_threshold, when set, overrides p.threshold. */
+/* A block covers CIP_ROW_SPAN pixels of a row, a thread CIP_UNIT. */
 __global__ void
-mask_kernel (MaskParams p, const uint8_t * device_threshold)
+mask_kernel (MaskParams p)
 {
-  int x = (blockIdx.x * blockDim.x + threadIdx.x) * CIP_PIXELS_PER_THREAD;
-  int y = blockIdx.y * blockDim.y + threadIdx.y;
-  uint8_t t;
-  uchar4 v;
+  int x = blockIdx.x * CIP_ROW_SPAN + threadIdx.x * CIP_UNIT;
+  int y = blockIdx.y;
+  CipUnit v;
 
-  if (x >= p.width || y >= p.height)
+  if (x >= p.width)
     return;
 
-  t = device_threshold ? *device_threshold : p.threshold;
-  v = cip_load4 (p.src + y * p.src_stride, x, p.width, p.src_aligned);
-  v.x = cip_mask_pixel (v.x, t, p.foreground, p.invert);
-  v.y = cip_mask_pixel (v.y, t, p.foreground, p.invert);
-  v.z = cip_mask_pixel (v.z, t, p.foreground, p.invert);
-  v.w = cip_mask_pixel (v.w, t, p.foreground, p.invert);
-  cip_store4 (p.dst + y * p.dst_stride, x, p.width, p.dst_aligned, v);
+  v = cip_load16 (p.src + y * p.src_stride, x, p.width, p.src_aligned);
+#pragma unroll
+  for (int i = 0; i < CIP_UNIT; i++)
+    v.b[i] = cip_mask_pixel (v.b[i], p.threshold, p.foreground, p.invert);
+  cip_store16 (p.dst + y * p.dst_stride, x, p.width, p.dst_aligned, v);
 }
 
-static CipStatus
-launch_mask (const CipImage * src, CipImage * dst, uint8_t threshold,
-    const uint8_t * device_threshold, uint8_t foreground, bool invert,
+extern "C" CipStatus
+cip_mask (const CipImage * src, CipImage * dst, const CipMaskParams * params,
     CipStream * stream)
 {
   MaskParams p;
+
+  if (stream == NULL || params == NULL || cip_check_pair (src, dst, 1) != CIP_OK)
+    return CIP_ERROR_INVALID_ARGUMENT;
 
   p.src = (const uint8_t *) src->data;
   p.src_stride = src->stride;
@@ -61,33 +59,14 @@ launch_mask (const CipImage * src, CipImage * dst, uint8_t threshold,
   p.dst_stride = dst->stride;
   p.width = src->width;
   p.height = src->height;
-  p.src_aligned = cip_rows_aligned (src, 4);
-  p.dst_aligned = cip_rows_aligned (dst, 4);
-  p.threshold = threshold;
-  p.foreground = foreground;
-  p.invert = invert;
+  p.src_aligned = cip_rows_aligned (src, 16);
+  p.dst_aligned = cip_rows_aligned (dst, 16);
+  p.threshold = params->threshold;
+  p.foreground = params->foreground;
+  p.invert = params->invert;
 
-  mask_kernel <<<cip_grid_2d (p.width, p.height), cip_block_2d (), 0,
-      stream->stream >>> (p, device_threshold);
+  mask_kernel <<<dim3 (cip_row_segments (p.width), p.height),
+      CIP_ROW_THREADS, 0, stream->stream >>> (p);
   CIP_CUDA_TRY_LAUNCH (stream, "mask kernel");
   return CIP_OK;
-}
-
-extern "C" CipStatus
-cip_mask (const CipImage * src, CipImage * dst, const CipMaskParams * params,
-    CipStream * stream)
-{
-  if (stream == NULL || params == NULL || cip_check_pair (src, dst, 1) != CIP_OK)
-    return CIP_ERROR_INVALID_ARGUMENT;
-  return launch_mask (src, dst, params->threshold, NULL, params->foreground,
-      params->invert, stream);
-}
-
-CipStatus
-cip_cuda_binarize_at (const CipImage * src, CipImage * dst,
-    const uint8_t * device_threshold, uint8_t foreground, bool invert,
-    CipStream * stream)
-{
-  return launch_mask (src, dst, 0, device_threshold, foreground, invert,
-      stream);
 }

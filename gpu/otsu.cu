@@ -7,157 +7,219 @@
  * version 2 of the License, or (at your option) any later version.
  */
 
-/* Otsu binarization without a host round trip: histogram, threshold and
- * binarization run on the stream; only the threshold byte comes back. */
+/* Otsu binarization without a host round trip, in one launch: histogram,
+ * threshold and binarization (cip-histogram.cuh); the kernel writes the
+ * threshold straight into the caller's page-locked byte. */
 
-#include "cip-cuda.cuh"
+#include "cip-histogram.cuh"
 
-/* a / b rounded to nearest, from y = RN(1/b): a first quotient and two
- * corrections by the exact residual a - b q (one fused multiply-add).
- * After the first, q is within an ulp of a / b; from there Markstein's
- * theorem makes the second the correctly rounded quotient, the same bits
- * as IEEE division.  Its dependent chain is five operations, where a
- * division is a long one: this sits on the sequential path of Otsu. */
-__device__ __forceinline__ double
-divide_with_reciprocal (double a, double b, double y)
+/* The inclusive prefix sum of one 64-bit value per thread of a
+ * CIP_BIN_THREADS block; @scratch holds CIP_BIN_THREADS / 32 words. */
+__device__ __forceinline__ uint64_t
+block_inclusive_scan64 (uint64_t value, uint64_t * scratch)
 {
-  double q = __dmul_rn (a, y);
-  double r = __fma_rn (-b, q, a);
+  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 
-  q = __fma_rn (r, y, q);
-  r = __fma_rn (-b, q, a);
-  return __fma_rn (r, y, q);
+  for (int d = 1; d < 32; d <<= 1) {
+    uint64_t other = __shfl_up_sync (0xffffffffu, value, d);
+
+    if (lane >= d)
+      value += other;
+  }
+  if (lane == 31)
+    scratch[warp] = value;
+  __syncthreads ();
+  if (warp == 0) {
+    uint64_t total = lane < CIP_BIN_THREADS / 32 ? scratch[lane] : 0;
+
+    for (int d = 1; d < 32; d <<= 1) {
+      uint64_t other = __shfl_up_sync (0xffffffffu, total, d);
+
+      if (lane >= d)
+        total += other;
+    }
+    if (lane < CIP_BIN_THREADS / 32)
+      scratch[lane] = total;
+  }
+  __syncthreads ();
+  return warp > 0 ? value + scratch[warp - 1] : value;
 }
 
-/* cip_otsu_threshold() split over a thread per bin: the per-bin products,
- * the reciprocals and the variances run in parallel; the recurrences of q1
- * and mu1 (whose rounding decides ties) run in one thread each, with the
- * reference's operations in its order, so the threshold is the
- * reference's bit for bit. */
-__global__ void
-otsu_threshold_kernel (uint32_t * hist, uint8_t * threshold)
+/* Whether a share q of the pixels is so close to a bound of OpenCV's skip
+ * test that the rounding of its running sum (within 256 ulps of q) could
+ * put it on either side. */
+__device__ __forceinline__ bool
+near_skip_bound (double q)
 {
-  __shared__ uint32_t scratch[CIP_BIN_THREADS / 32];
-  __shared__ double p[CIP_HIST_BINS], weighted_p[CIP_HIST_BINS];
-  __shared__ double q1_at[CIP_HIST_BINS], reciprocal[CIP_HIST_BINS];
-  __shared__ double mu1_at[CIP_HIST_BINS];
-  __shared__ bool valid[CIP_HIST_BINS];
-  __shared__ unsigned long long weighted_sum;
+  const double margin = 1e-12;
+
+  return fabs (q - FLT_EPSILON) < margin ||
+      fabs (q - (1. - FLT_EPSILON)) < margin;
+}
+
+/* OpenCV's threshold (cip_otsu_threshold), found in parallel.  OpenCV
+ * computes each threshold's between-class variance through a sequential
+ * double-precision recurrence; its result is within a small relative
+ * error of the exact variance, which exact integer prefix sums give to
+ * within a few ulps:
+ *
+ *   sigma(t) ~ (N s1 - n1 S)^2 / (n1 (N - n1))
+ *
+ * (n1, s1: pixels and sum of values up to t; N, S: over the image; the
+ * constant 1/N^2 left out).  When one threshold's variance exceeds every
+ * other's by more than both error bounds, it is OpenCV's maximum too.
+ * Otherwise (near-ties: two-valued images, empty classes, shares at the
+ * skip test's bounds) the block falls back to the sequential recurrence
+ * itself, which is slow but rare and exact.  The bound per threshold, for
+ * OpenCV's 256-step recurrence: the mean of the upper class, mu2 =
+ * (mu - q1 mu1) / q2, loses ~1e-13 mu / q2 to cancellation and mu1 ~1e-13
+ * mu1; sigma's relative error is twice that over |mu1 - mu2|, plus the
+ * shares' own ~1e-13 / q.  The bound used is 100 times that. */
+__device__ __forceinline__ uint8_t
+otsu_threshold (const uint32_t * hist)
+{
+  __shared__ uint32_t scratch32[CIP_BIN_THREADS / 32];
+  __shared__ uint64_t scratch64[CIP_BIN_THREADS / 32];
   __shared__ uint32_t total_count;
-  __shared__ double best_sigma[CIP_BIN_THREADS / 32];
+  __shared__ uint64_t total_sum;
+  __shared__ double best_low[CIP_BIN_THREADS / 32];
   __shared__ int best_bin[CIP_BIN_THREADS / 32];
+  __shared__ double top_low;
+  __shared__ int top_bin;
+  __shared__ int ambiguous;
   int bin = threadIdx.x, lane = bin & 31, warp = bin >> 5;
-  uint32_t count = hist[bin], total;
-  double scale, mu, sigma;
+  uint32_t count = __ldcg (&hist[bin]);
+  uint32_t n1 = cip_block_inclusive_scan (count, scratch32);
+  uint64_t s1 = block_inclusive_scan64 ((uint64_t) bin * count, scratch64);
+  double sigma = 0, low = 0, high = 0;
+  bool valid;
 
-  /* Read: ready for the next frame's histogram. */
-  hist[bin] = 0;
-
+  if (bin == CIP_HIST_BINS - 1) {
+    total_count = n1;
+    total_sum = s1;
+  }
   if (bin == 0)
-    weighted_sum = 0;
-  total = cip_block_inclusive_scan (count, scratch);
-  /* The last bin's inclusive sum is the total. */
-  if (bin == CIP_HIST_BINS - 1)
-    total_count = total;
-  atomicAdd (&weighted_sum, (unsigned long long) bin * count);
-  __syncthreads ();
-  total = total_count;
-
-  scale = 1. / (double) total;
-  mu = (double) weighted_sum * scale;
-  p[bin] = count * scale;
-  weighted_p[bin] = bin * p[bin];
+    ambiguous = 0;
   __syncthreads ();
 
-  /* q1, a running sum in the reference's order. */
-  if (bin == 0) {
-    double q1 = 0;
-
-#pragma unroll 16
-    for (int i = 0; i < CIP_HIST_BINS; i++) {
-      q1 += p[i];
-      q1_at[i] = q1;
-      valid[i] = !cip_otsu_skips (q1, 1. - q1);
-    }
-  }
-  __syncthreads ();
-  reciprocal[bin] = __drcp_rn (q1_at[bin]);
-  __syncthreads ();
-
-  /* mu1: scaled back by the previous q1, then divided by the new one
-   * where the reference does not skip the bin. */
-  if (bin == 0) {
-    double mu1 = 0, q1_prev = 0;
-
-#pragma unroll 16
-    for (int i = 0; i < CIP_HIST_BINS; i++) {
-      mu1 = __dmul_rn (mu1, q1_prev);
-      if (valid[i])
-        mu1 = divide_with_reciprocal (__dadd_rn (mu1, weighted_p[i]), q1_at[i],
-            reciprocal[i]);
-      mu1_at[i] = mu1;
-      q1_prev = q1_at[i];
-    }
-  }
-  __syncthreads ();
-
-  /* The first bin of the largest variance above 0. */
-  sigma = valid[bin] ? cip_otsu_sigma (mu, q1_at[bin], mu1_at[bin]) : 0;
   {
-    int best = bin;
+    uint32_t n = total_count, n2 = n - n1;
+    double q1 = (double) n1 / n, q2 = (double) n2 / n;
+
+    valid = !cip_otsu_skips (q1, q2);
+    if (near_skip_bound (q1) || near_skip_bound (q2))
+      ambiguous = 1;
+    if (valid) {
+      __int128 d = (__int128) n * s1 - (__int128) n1 * total_sum;
+      double dd = (double) d;
+      double mu1 = (double) s1 / n1;
+      double mu2 = (double) (total_sum - s1) / n2;
+      double spread = fabs (mu1 - mu2);
+      double bound = 100. * (1e-12 + 1e-13 * (1. / q1 + 1. / q2) +
+          (spread > 0 ? 4e-13 * (mu1 + (double) total_sum / n / q2) /
+              spread : 1.));
+
+      sigma = dd * dd / ((double) n1 * (double) n2);
+      low = sigma * (1. - bound);
+      high = sigma * (1. + bound);
+    }
+  }
+
+  /* The first threshold of the largest variance, with its lower bound;
+   * then whether any other's upper bound reaches that. */
+  {
+    double best = sigma, best_lo = low;
+    int at = bin;
 
     for (int d = 16; d > 0; d >>= 1) {
-      double other_sigma = __shfl_down_sync (0xffffffffu, sigma, d);
-      int other_bin = __shfl_down_sync (0xffffffffu, best, d);
+      double other = __shfl_down_sync (0xffffffffu, best, d);
+      double other_lo = __shfl_down_sync (0xffffffffu, best_lo, d);
+      int other_at = __shfl_down_sync (0xffffffffu, at, d);
 
-      if (other_sigma > sigma || (other_sigma == sigma && other_bin < best)) {
-        sigma = other_sigma;
-        best = other_bin;
+      if (other > best || (other == best && other_at < at)) {
+        best = other;
+        best_lo = other_lo;
+        at = other_at;
       }
     }
     if (lane == 0) {
-      best_sigma[warp] = sigma;
-      best_bin[warp] = best;
+      best_low[warp] = best_lo;
+      best_bin[warp] = at;
+      scratch64[warp] = __double_as_longlong (best);
     }
   }
   __syncthreads ();
   if (bin == 0) {
-    double top = 0;
-    int top_bin = 0;
+    double best = 0;
 
-    for (int w = 0; w < CIP_BIN_THREADS / 32; w++)
-      if (best_sigma[w] > top) {
-        top = best_sigma[w];
+    top_bin = 0;
+    top_low = 0;
+    for (int w = 0; w < CIP_BIN_THREADS / 32; w++) {
+      double v = __longlong_as_double (scratch64[w]);
+
+      if (v > best) {
+        best = v;
+        top_low = best_low[w];
         top_bin = best_bin[w];
       }
-    *threshold = (uint8_t) top_bin;
+    }
   }
+  __syncthreads ();
+  if (!(top_low > 0) || (bin != top_bin && valid && high >= top_low))
+    ambiguous = 1;
+  __syncthreads ();
+
+  if (ambiguous) {
+    __shared__ uint32_t copy[CIP_HIST_BINS];
+
+    copy[bin] = count;
+    __syncthreads ();
+    if (bin == 0)
+      top_bin = cip_otsu_threshold (copy);
+    __syncthreads ();
+  }
+  return (uint8_t) top_bin;
+}
+
+typedef struct
+{
+  CipHistogramPass pass;
+  bool invert;
+  uint8_t *threshold;           /* page-locked host memory */
+} OtsuParams;
+
+__global__ void
+__launch_bounds__ (CIP_HISTOGRAM_THREADS)
+otsu_kernel (OtsuParams p)
+{
+  __shared__ uint32_t warp_hists[CIP_HISTOGRAM_WARPS * CIP_HIST_BINS];
+  __shared__ uint8_t table[CIP_HIST_BINS];
+  uint8_t t;
+
+  cip_histogram_count (p.pass, warp_hists);
+  t = otsu_threshold (p.pass.hist);
+  table[threadIdx.x] = cip_mask_pixel (threadIdx.x, t, 255, p.invert);
+  /* With unified addressing, page-locked host memory is addressable from
+   * kernels at its host address: the byte needs no copy of its own. */
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+    *p.threshold = t;
+  __syncthreads ();
+  cip_histogram_apply (p.pass, table);
 }
 
 extern "C" CipStatus
 cip_otsu (const CipImage * src, CipImage * dst, bool invert,
     uint8_t * threshold, CipStream * stream)
 {
-  CipStatus status;
+  OtsuParams p;
 
   if (stream == NULL || threshold == NULL ||
       cip_check_pair (src, dst, 1) != CIP_OK)
     return CIP_ERROR_INVALID_ARGUMENT;
 
-  status = cip_cuda_histogram (src, stream);
-  if (status != CIP_OK)
-    return status;
-
-  otsu_threshold_kernel <<<1, CIP_BIN_THREADS, 0, stream->stream >>> (
-      stream->hist, stream->threshold);
-  CIP_CUDA_TRY_LAUNCH (stream, "Otsu threshold kernel");
-
-  status = cip_cuda_binarize_at (src, dst, stream->threshold, 255, invert,
-      stream);
-  if (status != CIP_OK)
-    return status;
-
-  CIP_CUDA_TRY (stream, cudaMemcpyAsync (threshold, stream->threshold, 1,
-          cudaMemcpyDeviceToHost, stream->stream));
-  return CIP_OK;
+  p.pass = cip_histogram_pass (src, dst, stream);
+  p.invert = invert;
+  p.threshold = threshold;
+  return cip_histogram_launch (otsu_kernel, p, p.pass, &stream->otsu_blocks,
+      "Otsu kernel", stream);
 }

@@ -88,14 +88,12 @@ stream_init (CipStream * s)
   CIP_CUDA_TRY (s, cudaStreamCreateWithFlags (&s->stream,
           cudaStreamNonBlocking));
   CIP_CUDA_TRY (s, cudaMalloc ((void **) &s->hist,
-          CIP_HIST_BINS * sizeof (uint32_t)));
+          2 * CIP_HIST_BINS * sizeof (uint32_t)));
   count_allocation (s);
-  /* Zero once; consumers of the histogram leave it zeroed. */
-  CIP_CUDA_TRY (s, cudaMemset (s->hist, 0, CIP_HIST_BINS * sizeof (uint32_t)));
-  CIP_CUDA_TRY (s, cudaMalloc ((void **) &s->lut, CIP_HIST_BINS));
-  count_allocation (s);
-  CIP_CUDA_TRY (s, cudaMalloc ((void **) &s->threshold, 1));
-  count_allocation (s);
+  /* Zero once; each histogram operation zeroes the buffer the next one
+   * will use. */
+  CIP_CUDA_TRY (s, cudaMemset (s->hist, 0,
+          2 * CIP_HIST_BINS * sizeof (uint32_t)));
   return CIP_OK;
 }
 
@@ -131,14 +129,6 @@ cip_stream_free (CipStream * stream)
   }
   if (stream->hist) {
     cudaFree (stream->hist);
-    count_free (stream);
-  }
-  if (stream->lut) {
-    cudaFree (stream->lut);
-    count_free (stream);
-  }
-  if (stream->threshold) {
-    cudaFree (stream->threshold);
     count_free (stream);
   }
   for (int i = 0; i < CIP_N_SCRATCH; i++) {

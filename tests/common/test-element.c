@@ -55,6 +55,8 @@ cip_test_video_format (CipFormat format)
       return GST_VIDEO_FORMAT_RGB;
     case CIP_FORMAT_BGR:
       return GST_VIDEO_FORMAT_BGR;
+    case CIP_FORMAT_GRAY16:
+      return GST_VIDEO_FORMAT_GRAY16_LE;
   }
   g_assert_not_reached ();
   return GST_VIDEO_FORMAT_UNKNOWN;
