@@ -33,6 +33,17 @@ CipStatus cip_ref_equalize (const CipImage * src, CipImage * dst,
 CipStatus cip_ref_otsu (const CipImage * src, CipImage * dst, bool invert,
     uint8_t * threshold, CipStream * stream);
 
+CipStatus cip_ref_morph (const CipImage * src, CipImage * dst,
+    CipMorphOperation operation, CipMorphShape shape, int radius,
+    CipStream * stream);
+
+CipStatus cip_ref_label (const CipImage * mask, const CipImage * intensity,
+    const CipLabelParams * params, CipImage * dst, CipRegionTable * table,
+    CipStream * stream);
+
+CipStatus cip_ref_blur (const CipImage * src, CipImage * dst, double sigma,
+    CipStream * stream);
+
 /* The 256-bin histogram of a GRAY8 image. */
 CipStatus cip_ref_histogram (const CipImage * src, uint32_t * hist);
 

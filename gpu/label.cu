@@ -1,0 +1,761 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/* Connected-component labelling with region statistics, a fixed sequence
+ * of launches whatever the content:
+ *
+ *  1. local: union-find in shared memory inside each 32x32 tile;
+ *  2. border: union-find in global memory across tile borders (Playne and
+ *     Hawick 2018: a union hangs the larger root under the smaller with
+ *     atomicMin, so every tree is rooted at its smallest raster index);
+ *  3. compress: every pixel points at its root; roots counted per block
+ *     of 1024 raster indices;
+ *  4. offsets: exclusive prefix sum of those counts (one block);
+ *  5. number: each root gets its id, its rank among roots in raster order,
+ *     kept in its own parent word with LABEL_ID_FLAG, and its accumulator
+ *     is initialised;
+ *  6. stats: per 64x32 tile, each warp row groups its lanes by id
+ *     (__match_any_sync) and sums them with ballots, the tile merges the
+ *     groups in a small shared hash table, and one set of global atomics
+ *     per region and tile follows; paints @dst when nothing is filtered;
+ *  7. with min_area > 1: keep flags counted per block, their prefix sum,
+ *  8. finalize: the final ids, and the table written straight into the
+ *     caller's page-locked memory, coalesced;
+ *  9. with min_area > 1 and @dst: paint with the final ids.
+ *
+ * The table goes straight to host memory: "All host memory allocated
+ * through all devices using cudaMallocHost() and cudaHostAlloc() is always
+ * directly accessible from all devices that support unified addressing.
+ * This is the case regardless of whether or not the flags
+ * cudaHostAllocPortable and cudaHostAllocMapped are specified.  The pointer
+ * value through which allocated host memory may be accessed in kernels on
+ * all devices that support unified addressing is the same as the pointer
+ * value through which that memory is accessed on the host" (CUDA Runtime
+ * API, Unified Addressing, "Automatic Mapping of Host Allocated Host
+ * Memory"); unified addressing is always on in 64-bit processes.  Only
+ * min (count, capacity) entries cross the bus. */
+
+#include "cip-cuda.cuh"
+#include "cip-label.h"
+
+#define LABEL_BACKGROUND 0xffffffffu
+/* Set in a root's parent word once it holds the region's id. */
+#define LABEL_ID_FLAG 0x80000000u
+
+#define FULL_WARP 0xffffffffu
+
+/* Pass 1 and 2: 32x32 tiles, a 32x8 block each. */
+#define TILE_SIZE 32
+#define LOCAL_ROWS (TILE_SIZE / CIP_BLOCK_Y)
+
+/* Passes over raster indices: SCAN_CHUNK consecutive indices per block. */
+#define SCAN_THREADS 256
+#define SCAN_ITEMS 4
+#define SCAN_CHUNK (SCAN_THREADS * SCAN_ITEMS)
+#define SCAN_WARPS (SCAN_THREADS / 32)
+#define OFFSETS_THREADS 1024
+
+/* Statistics: 64x32 tiles, 8 warps, a hash table of STATS_SLOTS ids. */
+#define STATS_TILE_W 64
+#define STATS_TILE_H 32
+#define STATS_THREADS 256
+#define STATS_SLOTS 512
+#define STATS_SLOT_BITS 9
+#define STATS_PROBES 8
+
+/* Per-region passes: a region per thread. */
+#define REGION_THREADS 256
+
+/* A region's accumulators in device memory. */
+struct LabelAccum
+{
+  unsigned long long sum_x, sum_y, sum_intensity;
+  uint32_t area, left, right, bottom;
+  uint32_t root;                /* raster index of its first pixel */
+  uint32_t final_id;            /* after min_area; 0 when dropped */
+};
+
+struct LabelArgs
+{
+  const uint8_t *mask;
+  size_t mask_stride;
+  const uint8_t *intensity;
+  size_t intensity_stride;
+  uint8_t *dst;
+  size_t dst_stride;
+  CipFormat dst_format;
+  bool dst_aligned;
+  int width;
+  int height;
+  uint32_t n_pixels;
+  int connectivity;
+  uint32_t min_area;
+  bool filter;
+  uint32_t *parent;
+  uint32_t *pixel_offsets;      /* a word per SCAN_CHUNK pixels */
+  uint32_t *region_offsets;     /* a word per REGION_THREADS regions */
+  LabelAccum *regions;
+  uint32_t *counters;           /* [0]: regions, [1]: regions kept */
+  CipRegion *table;
+  uint32_t capacity;
+  uint32_t *count;
+};
+
+/* Union-find */
+
+__device__ __forceinline__ uint32_t
+find_shared (volatile uint32_t * s, uint32_t a)
+{
+  uint32_t p;
+
+  while ((p = s[a]) != a)
+    a = p;
+  return a;
+}
+
+/* Joins the trees of @a and @b; a root only ever moves to a smaller
+ * index.  When the atomic finds that the larger root was just hung
+ * elsewhere, the join goes on from its new parent. */
+__device__ void
+union_shared (uint32_t * s, uint32_t a, uint32_t b)
+{
+  for (;;) {
+    uint32_t lo, hi, old;
+
+    a = find_shared (s, a);
+    b = find_shared (s, b);
+    if (a == b)
+      return;
+    lo = min (a, b);
+    hi = max (a, b);
+    old = atomicMin (&s[hi], lo);
+    if (old == hi)
+      return;
+    a = old;
+    b = lo;
+  }
+}
+
+/* Through L2: other multiprocessors write these words. */
+__device__ __forceinline__ uint32_t
+find_global (const uint32_t * parent, uint32_t a)
+{
+  uint32_t p;
+
+  while ((p = __ldcg (parent + a)) != a)
+    a = p;
+  return a;
+}
+
+__device__ void
+union_global (uint32_t * parent, uint32_t a, uint32_t b)
+{
+  for (;;) {
+    uint32_t lo, hi, old;
+
+    a = find_global (parent, a);
+    b = find_global (parent, b);
+    if (a == b)
+      return;
+    lo = min (a, b);
+    hi = max (a, b);
+    old = atomicMin (&parent[hi], lo);
+    if (old == hi)
+      return;
+    a = old;
+    b = lo;
+  }
+}
+
+/* 1. Each tile on its own: parent[] := global index of the smallest pixel
+ * of the pixel's region within the tile, or LABEL_BACKGROUND. */
+__global__ void
+local_kernel (LabelArgs p)
+{
+  __shared__ uint32_t s[TILE_SIZE * TILE_SIZE];
+  int x0 = blockIdx.x * TILE_SIZE, y0 = blockIdx.y * TILE_SIZE;
+  int lx = threadIdx.x, x = x0 + lx;
+
+  if (x0 >= p.width || y0 >= p.height)
+    return;
+
+  for (int k = 0; k < LOCAL_ROWS; k++) {
+    int ly = threadIdx.y + k * CIP_BLOCK_Y, y = y0 + ly;
+    bool fg = x < p.width && y < p.height &&
+        p.mask[(size_t) y * p.mask_stride + x] != 0;
+
+    s[ly * TILE_SIZE + lx] = fg ? ly * TILE_SIZE + lx : LABEL_BACKGROUND;
+  }
+  __syncthreads ();
+
+  /* Background words never change, so testing them needs no care. */
+  for (int k = 0; k < LOCAL_ROWS; k++) {
+    int ly = threadIdx.y + k * CIP_BLOCK_Y;
+    uint32_t l = ly * TILE_SIZE + lx;
+
+    if (s[l] == LABEL_BACKGROUND)
+      continue;
+    if (lx > 0 && s[l - 1] != LABEL_BACKGROUND)
+      union_shared (s, l, l - 1);
+    if (ly == 0)
+      continue;
+    if (s[l - TILE_SIZE] != LABEL_BACKGROUND)
+      union_shared (s, l, l - TILE_SIZE);
+    if (p.connectivity == 8) {
+      if (lx > 0 && s[l - TILE_SIZE - 1] != LABEL_BACKGROUND)
+        union_shared (s, l, l - TILE_SIZE - 1);
+      if (lx + 1 < TILE_SIZE && s[l - TILE_SIZE + 1] != LABEL_BACKGROUND)
+        union_shared (s, l, l - TILE_SIZE + 1);
+    }
+  }
+  __syncthreads ();
+
+  for (int k = 0; k < LOCAL_ROWS; k++) {
+    int ly = threadIdx.y + k * CIP_BLOCK_Y, y = y0 + ly;
+    uint32_t l = ly * TILE_SIZE + lx, root, value = LABEL_BACKGROUND;
+
+    if (x >= p.width || y >= p.height)
+      continue;
+    if (s[l] != LABEL_BACKGROUND) {
+      root = find_shared (s, l);
+      value = (uint32_t) (y0 + root / TILE_SIZE) * p.width +
+          x0 + root % TILE_SIZE;
+    }
+    p.parent[(uint32_t) y * p.width + x] = value;
+  }
+}
+
+/* 2. Joins across tile borders: threads 0..31 take the tile's top row
+ * and its neighbours above, 32..63 its left column and its neighbours to
+ * the left.  Every pair of neighbours in different tiles is one of these
+ * (the pair across a tile's bottom-left corner is the NE neighbour of the
+ * top row of the tile below). */
+__global__ void
+border_kernel (LabelArgs p)
+{
+  int x0 = blockIdx.x * TILE_SIZE, y0 = blockIdx.y * TILE_SIZE;
+  int t = threadIdx.x, reach = p.connectivity == 8 ? 1 : 0;
+  uint32_t w = p.width, i;
+
+  if (x0 >= p.width || y0 >= p.height)
+    return;
+
+  if (t < TILE_SIZE) {
+    int x = x0 + t;
+
+    if (y0 == 0 || x >= p.width)
+      return;
+    i = (uint32_t) y0 * w + x;
+    if (p.parent[i] == LABEL_BACKGROUND)
+      return;
+    for (int dx = -reach; dx <= reach; dx++) {
+      int nx = x + dx;
+
+      if (nx >= 0 && nx < p.width &&
+          p.parent[i - w + dx] != LABEL_BACKGROUND)
+        union_global (p.parent, i, i - w + dx);
+    }
+  } else {
+    int y = y0 + t - TILE_SIZE;
+
+    if (x0 == 0 || y >= p.height)
+      return;
+    i = (uint32_t) y * w + x0;
+    if (p.parent[i] == LABEL_BACKGROUND)
+      return;
+    for (int dy = -reach; dy <= reach; dy++) {
+      int ny = y + dy;
+
+      if (ny >= 0 && ny < p.height &&
+          p.parent[(uint32_t) ny * w + x0 - 1] != LABEL_BACKGROUND)
+        union_global (p.parent, i, (uint32_t) ny * w + x0 - 1);
+    }
+  }
+}
+
+/* 3. parent[i] := root of i; pixel_offsets[block] := roots in the block's
+ * SCAN_CHUNK indices.  Concurrent shortcuts only ever replace a parent by
+ * one of its ancestors, so every path still ends at the root. */
+__global__ void
+compress_kernel (LabelArgs p)
+{
+  uint32_t base = blockIdx.x * SCAN_CHUNK, roots = 0;
+
+  if (base >= p.n_pixels)
+    return;
+
+  for (int k = 0; k < SCAN_ITEMS; k++) {
+    uint32_t i = base + k * SCAN_THREADS + threadIdx.x;
+    bool is_root = false;
+
+    if (i < p.n_pixels) {
+      uint32_t first = p.parent[i];
+
+      if (first != LABEL_BACKGROUND) {
+        uint32_t r = first, q;
+
+        while ((q = p.parent[r]) != r)
+          r = q;
+        if (r != first)
+          p.parent[i] = r;
+        is_root = r == i;
+      }
+    }
+    roots += __syncthreads_count (is_root);
+  }
+  if (threadIdx.x == 0)
+    p.pixel_offsets[blockIdx.x] = roots;
+}
+
+/* Inclusive prefix sum over a block of OFFSETS_THREADS. */
+__device__ uint32_t
+block_scan_1024 (uint32_t value, uint32_t * warp_sums)
+{
+  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+
+  for (int d = 1; d < 32; d <<= 1) {
+    uint32_t other = __shfl_up_sync (FULL_WARP, value, d);
+
+    if (lane >= d)
+      value += other;
+  }
+  if (lane == 31)
+    warp_sums[warp] = value;
+  __syncthreads ();
+  if (warp == 0) {
+    uint32_t total = warp_sums[lane];
+
+    for (int d = 1; d < 32; d <<= 1) {
+      uint32_t other = __shfl_up_sync (FULL_WARP, total, d);
+
+      if (lane >= d)
+        total += other;
+    }
+    warp_sums[lane] = total;
+  }
+  __syncthreads ();
+  return warp > 0 ? value + warp_sums[warp - 1] : value;
+}
+
+/* 4 and 7. counts[0..n) := their exclusive prefix sum, *total := their
+ * sum.  One block; each thread takes a run of consecutive counts. */
+__global__ void
+offsets_kernel (uint32_t * counts, uint32_t n, uint32_t * total)
+{
+  __shared__ uint32_t warp_sums[32];
+  uint32_t per = CIP_DIV_UP (n, OFFSETS_THREADS);
+  uint32_t begin = min (threadIdx.x * per, n), end = min (begin + per, n);
+  uint32_t sum = 0, run;
+
+  if (blockIdx.x > 0)
+    return;
+
+  for (uint32_t i = begin; i < end; i++)
+    sum += counts[i];
+  run = block_scan_1024 (sum, warp_sums) - sum;
+  for (uint32_t i = begin; i < end; i++) {
+    uint32_t c = counts[i];
+
+    counts[i] = run;
+    run += c;
+  }
+  if (threadIdx.x == OFFSETS_THREADS - 1)
+    *total = run;
+}
+
+/* The rank of a set @flag among the block's threads, and in *total how
+ * many are set.  @warp_counts holds SCAN_WARPS words. */
+__device__ uint32_t
+block_rank (bool flag, uint32_t * warp_counts, uint32_t * total)
+{
+  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  uint32_t ballot = __ballot_sync (FULL_WARP, flag), before = 0, all = 0;
+
+  if (lane == 0)
+    warp_counts[warp] = __popc (ballot);
+  __syncthreads ();
+  for (int w = 0; w < SCAN_WARPS; w++) {
+    uint32_t c = warp_counts[w];
+
+    before += w < warp ? c : 0;
+    all += c;
+  }
+  __syncthreads ();
+  *total = all;
+  return before + __popc (ballot & ((1u << lane) - 1));
+}
+
+/* 5. Roots in raster order get ids 1..N: parent[root] := id with
+ * LABEL_ID_FLAG, and their accumulators start empty. */
+__global__ void
+number_kernel (LabelArgs p)
+{
+  __shared__ uint32_t warp_counts[SCAN_WARPS];
+  uint32_t base = blockIdx.x * SCAN_CHUNK;
+  uint32_t next = p.pixel_offsets[blockIdx.x] + 1;
+
+  if (base >= p.n_pixels)
+    return;
+
+  for (int k = 0; k < SCAN_ITEMS; k++) {
+    uint32_t i = base + k * SCAN_THREADS + threadIdx.x, chunk_roots;
+    bool is_root = i < p.n_pixels && p.parent[i] == i;
+    uint32_t id = next + block_rank (is_root, warp_counts, &chunk_roots);
+
+    if (is_root) {
+      LabelAccum *r = &p.regions[id - 1];
+
+      p.parent[i] = id | LABEL_ID_FLAG;
+      r->sum_x = r->sum_y = r->sum_intensity = 0;
+      r->area = 0;
+      r->left = UINT32_MAX;
+      r->right = r->bottom = 0;
+      r->root = i;
+      r->final_id = id;
+    }
+    next += chunk_roots;
+  }
+}
+
+/* The id of pixel @i, 0 for background; valid after number_kernel. */
+__device__ __forceinline__ uint32_t
+pixel_id (const uint32_t * parent, uint32_t i)
+{
+  uint32_t q = parent[i];
+
+  if (q == LABEL_BACKGROUND)
+    return 0;
+  if (!(q & LABEL_ID_FLAG))
+    q = parent[q];
+  return q & ~LABEL_ID_FLAG;
+}
+
+__device__ __forceinline__ void
+paint_pixel (const LabelArgs & p, int x, int y, uint32_t id)
+{
+  uint8_t *row = p.dst + (size_t) y * p.dst_stride;
+
+  if (p.dst_format == CIP_FORMAT_GRAY16) {
+    uint16_t v = cip_label_gray16 (id);
+
+    if (p.dst_aligned) {
+      ((uint16_t *) row)[x] = v;
+    } else {
+      row[2 * x] = (uint8_t) v;
+      row[2 * x + 1] = (uint8_t) (v >> 8);
+    }
+  } else {
+    uchar4 c;
+
+    cip_label_rgba (id, &c.x);
+    if (p.dst_aligned) {
+      ((uchar4 *) row)[x] = c;
+    } else {
+      row[4 * x] = c.x;
+      row[4 * x + 1] = c.y;
+      row[4 * x + 2] = c.z;
+      row[4 * x + 3] = c.w;
+    }
+  }
+}
+
+/* The sum over the lanes in @peers of a byte each lane holds, by bit
+ * planes: exact, and no shuffles between groups. */
+__device__ __forceinline__ uint32_t
+peer_byte_sum (uint32_t peers, uint32_t value)
+{
+  uint32_t sum = 0;
+
+#pragma unroll
+  for (int b = 0; b < 8; b++)
+    sum += __popc (__ballot_sync (FULL_WARP, (value >> b) & 1) & peers) << b;
+  return sum;
+}
+
+/* The sum of the lane numbers in @peers. */
+__device__ __forceinline__ uint32_t
+peer_lane_sum (uint32_t peers)
+{
+  return __popc (peers & 0xaaaaaaaau) + (__popc (peers & 0xccccccccu) << 1) +
+      (__popc (peers & 0xf0f0f0f0u) << 2) +
+      (__popc (peers & 0xff00ff00u) << 3) +
+      (__popc (peers & 0xffff0000u) << 4);
+}
+
+__device__ __forceinline__ void
+accumulate_global (LabelAccum * r, uint32_t area, uint32_t left,
+    uint32_t right, uint32_t bottom, unsigned long long sum_x,
+    unsigned long long sum_y, unsigned long long sum_intensity)
+{
+  atomicAdd (&r->area, area);
+  atomicMin (&r->left, left);
+  atomicMax (&r->right, right);
+  atomicMax (&r->bottom, bottom);
+  atomicAdd (&r->sum_x, sum_x);
+  atomicAdd (&r->sum_y, sum_y);
+  atomicAdd (&r->sum_intensity, sum_intensity);
+}
+
+/* 6. Statistics of a 64x32 tile; warp w takes the 32-pixel row segments
+ * w, w + 8, ... */
+__global__ void
+stats_kernel (LabelArgs p, bool paint)
+{
+  __shared__ uint32_t keys[STATS_SLOTS];
+  __shared__ uint32_t area[STATS_SLOTS], left[STATS_SLOTS];
+  __shared__ uint32_t right[STATS_SLOTS], bottom[STATS_SLOTS];
+  __shared__ unsigned long long sum_x[STATS_SLOTS], sum_y[STATS_SLOTS];
+  __shared__ unsigned long long sum_intensity[STATS_SLOTS];
+  int x0 = blockIdx.x * STATS_TILE_W, y0 = blockIdx.y * STATS_TILE_H;
+  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+
+  if (x0 >= p.width || y0 >= p.height)
+    return;
+
+  for (int s = threadIdx.x; s < STATS_SLOTS; s += STATS_THREADS) {
+    keys[s] = 0;
+    area[s] = 0;
+    left[s] = UINT32_MAX;
+    right[s] = bottom[s] = 0;
+    sum_x[s] = sum_y[s] = sum_intensity[s] = 0;
+  }
+  __syncthreads ();
+
+  for (int seg = warp; seg < STATS_TILE_H * (STATS_TILE_W / 32);
+      seg += STATS_THREADS / 32) {
+    int y = y0 + seg / (STATS_TILE_W / 32);
+    int xb = x0 + (seg % (STATS_TILE_W / 32)) * 32, x = xb + lane;
+    uint32_t id = 0, value = 0, peers, n, slot;
+    bool in_image = x < p.width && y < p.height;
+
+    if (in_image) {
+      id = pixel_id (p.parent, (uint32_t) y * p.width + x);
+      if (id)
+        value = p.intensity[(size_t) y * p.intensity_stride + x];
+      if (paint)
+        paint_pixel (p, x, y, id);
+    }
+
+    peers = __match_any_sync (FULL_WARP, id);
+    value = peer_byte_sum (peers, value);
+    if (id == 0 || lane != __ffs (peers) - 1)
+      continue;
+
+    n = __popc (peers);
+    slot = (id * 2654435761u) >> (32 - STATS_SLOT_BITS);
+    for (int probe = 0; probe < STATS_PROBES; probe++) {
+      uint32_t k = atomicCAS (&keys[slot], 0u, id);
+
+      if (k == 0 || k == id)
+        break;
+      slot = (slot + 1) % STATS_SLOTS;
+    }
+    if (keys[slot] != id) {
+      /* The tile holds too many regions: straight to global memory. */
+      accumulate_global (&p.regions[id - 1], n, x, xb + 31 - __clz (peers),
+          y, (unsigned long long) n * xb + peer_lane_sum (peers),
+          (unsigned long long) n * y, value);
+      continue;
+    }
+    atomicAdd (&area[slot], n);
+    atomicMin (&left[slot], (uint32_t) x);
+    atomicMax (&right[slot], (uint32_t) (xb + 31 - __clz (peers)));
+    atomicMax (&bottom[slot], (uint32_t) y);
+    atomicAdd (&sum_x[slot],
+        (unsigned long long) n * xb + peer_lane_sum (peers));
+    atomicAdd (&sum_y[slot], (unsigned long long) n * y);
+    atomicAdd (&sum_intensity[slot], (unsigned long long) value);
+  }
+  __syncthreads ();
+
+  for (int s = threadIdx.x; s < STATS_SLOTS; s += STATS_THREADS)
+    if (keys[s])
+      accumulate_global (&p.regions[keys[s] - 1], area[s], left[s],
+          right[s], bottom[s], sum_x[s], sum_y[s], sum_intensity[s]);
+}
+
+/* 7. Regions kept by min_area, counted per block. */
+__global__ void
+keep_count_kernel (LabelArgs p)
+{
+  uint32_t r = blockIdx.x * REGION_THREADS + threadIdx.x;
+  bool keep = r < p.counters[0] && p.regions[r].area >= p.min_area;
+  uint32_t kept = __syncthreads_count (keep);
+
+  if (threadIdx.x == 0)
+    p.region_offsets[blockIdx.x] = kept;
+}
+
+/* 8. Final ids, and the table: the block's kept regions have consecutive
+ * ids, so they are gathered in shared memory and written out as
+ * consecutive 8-byte words. */
+__global__ void
+finalize_kernel (LabelArgs p)
+{
+  __shared__ CipRegion staged[REGION_THREADS];
+  __shared__ uint32_t warp_counts[SCAN_WARPS];
+  uint32_t n = p.counters[0];
+  uint32_t r = blockIdx.x * REGION_THREADS + threadIdx.x;
+  uint32_t first, rank, kept;
+  bool keep;
+
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+    *p.count = p.filter ? p.counters[1] : n;
+  if (blockIdx.x * REGION_THREADS >= n)
+    return;
+
+  keep = r < n && (!p.filter || p.regions[r].area >= p.min_area);
+  first = p.filter ? p.region_offsets[blockIdx.x] :
+      blockIdx.x * REGION_THREADS;
+  rank = block_rank (keep, warp_counts, &kept);
+
+  if (r < n) {
+    LabelAccum a = p.regions[r];
+
+    p.regions[r].final_id = keep ? first + rank + 1 : 0;
+    if (keep) {
+      CipRegion *out = &staged[rank];
+
+      out->label = first + rank + 1;
+      out->area = a.area;
+      out->left = a.left;
+      out->top = a.root / p.width;
+      out->width = a.right - a.left + 1;
+      out->height = a.bottom - out->top + 1;
+      out->sum_x = a.sum_x;
+      out->sum_y = a.sum_y;
+      out->sum_intensity = a.sum_intensity;
+    }
+  }
+  __syncthreads ();
+
+  if (first < p.capacity) {
+    uint32_t words = min (kept, p.capacity - first) *
+        (uint32_t) (sizeof (CipRegion) / sizeof (uint64_t));
+    const uint64_t *from = (const uint64_t *) staged;
+    uint64_t *to = (uint64_t *) (p.table + first);
+
+    for (uint32_t w = threadIdx.x; w < words; w += REGION_THREADS)
+      to[w] = from[w];
+  }
+}
+
+/* 9. The label image with the final ids. */
+__global__ void
+paint_kernel (LabelArgs p)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  uint32_t id;
+
+  if (x >= p.width || y >= p.height)
+    return;
+
+  id = pixel_id (p.parent, (uint32_t) y * p.width + x);
+  paint_pixel (p, x, y, id ? p.regions[id - 1].final_id : 0);
+}
+
+extern "C" CipStatus
+cip_label (const CipImage * mask, const CipImage * intensity,
+    const CipLabelParams * params, CipImage * dst, CipRegionTable * table,
+    CipStream * stream)
+{
+  LabelArgs p;
+  CipStatus status;
+  uint32_t n_pixel_blocks, n_region_blocks, max_regions;
+  void *parent, *offsets, *regions, *counters;
+  dim3 tiles;
+  cudaStream_t s;
+
+  if (stream == NULL ||
+      cip_label_check (mask, intensity, params, dst, table) != CIP_OK)
+    return CIP_ERROR_INVALID_ARGUMENT;
+  if (intensity == NULL)
+    intensity = mask;
+  s = stream->stream;
+
+  p.width = mask->width;
+  p.height = mask->height;
+  p.n_pixels = (uint32_t) p.width * p.height;
+  p.connectivity = params->connectivity;
+  p.min_area = params->min_area;
+  p.filter = params->min_area > 1;
+  n_pixel_blocks = CIP_DIV_UP (p.n_pixels, SCAN_CHUNK);
+  n_region_blocks = CIP_DIV_UP (cip_label_max_regions (p.width, p.height,
+          p.connectivity), REGION_THREADS);
+
+  /* Sized by the image alone: the 4-connected bound is the larger. */
+  max_regions = cip_label_max_regions (p.width, p.height, 4);
+  status = cip_cuda_scratch (stream, CIP_SCRATCH_LABEL_PARENTS,
+      (size_t) p.n_pixels * sizeof (uint32_t), &parent);
+  if (status == CIP_OK)
+    status = cip_cuda_scratch (stream, CIP_SCRATCH_LABEL_IDS,
+        (n_pixel_blocks + (size_t) CIP_DIV_UP (max_regions,
+                REGION_THREADS)) * sizeof (uint32_t), &offsets);
+  if (status == CIP_OK)
+    status = cip_cuda_scratch (stream, CIP_SCRATCH_LABEL_REGIONS,
+        (size_t) max_regions * sizeof (LabelAccum), &regions);
+  if (status == CIP_OK)
+    status = cip_cuda_scratch (stream, CIP_SCRATCH_LABEL_EXTRA,
+        2 * sizeof (uint32_t), &counters);
+  if (status != CIP_OK)
+    return status;
+
+  p.mask = (const uint8_t *) mask->data;
+  p.mask_stride = mask->stride;
+  p.intensity = (const uint8_t *) intensity->data;
+  p.intensity_stride = intensity->stride;
+  p.dst = dst ? (uint8_t *) dst->data : NULL;
+  p.dst_stride = dst ? dst->stride : 0;
+  p.dst_format = dst ? dst->format : CIP_FORMAT_GRAY16;
+  p.dst_aligned = dst && cip_rows_aligned (dst,
+      dst->format == CIP_FORMAT_RGBA ? 4 : 2);
+  p.parent = (uint32_t *) parent;
+  p.pixel_offsets = (uint32_t *) offsets;
+  p.region_offsets = p.pixel_offsets + n_pixel_blocks;
+  p.regions = (LabelAccum *) regions;
+  p.counters = (uint32_t *) counters;
+  p.table = table->regions;
+  p.capacity = table->capacity;
+  p.count = table->count;
+
+  tiles = dim3 (CIP_DIV_UP (p.width, TILE_SIZE),
+      CIP_DIV_UP (p.height, TILE_SIZE));
+  local_kernel <<<tiles, cip_block_2d (), 0, s >>> (p);
+  CIP_CUDA_TRY_LAUNCH (stream, "label local kernel");
+  border_kernel <<<tiles, 2 * TILE_SIZE, 0, s >>> (p);
+  CIP_CUDA_TRY_LAUNCH (stream, "label border kernel");
+  compress_kernel <<<n_pixel_blocks, SCAN_THREADS, 0, s >>> (p);
+  CIP_CUDA_TRY_LAUNCH (stream, "label compress kernel");
+  offsets_kernel <<<1, OFFSETS_THREADS, 0, s >>> (p.pixel_offsets,
+      n_pixel_blocks, &p.counters[0]);
+  CIP_CUDA_TRY_LAUNCH (stream, "label offsets kernel");
+  number_kernel <<<n_pixel_blocks, SCAN_THREADS, 0, s >>> (p);
+  CIP_CUDA_TRY_LAUNCH (stream, "label number kernel");
+  stats_kernel <<<dim3 (CIP_DIV_UP (p.width, STATS_TILE_W),
+          CIP_DIV_UP (p.height, STATS_TILE_H)), STATS_THREADS, 0, s >>> (p,
+      dst != NULL && !p.filter);
+  CIP_CUDA_TRY_LAUNCH (stream, "label stats kernel");
+  if (p.filter) {
+    keep_count_kernel <<<n_region_blocks, REGION_THREADS, 0, s >>> (p);
+    CIP_CUDA_TRY_LAUNCH (stream, "label keep count kernel");
+    offsets_kernel <<<1, OFFSETS_THREADS, 0, s >>> (p.region_offsets,
+        n_region_blocks, &p.counters[1]);
+    CIP_CUDA_TRY_LAUNCH (stream, "label region offsets kernel");
+  }
+  finalize_kernel <<<n_region_blocks, REGION_THREADS, 0, s >>> (p);
+  CIP_CUDA_TRY_LAUNCH (stream, "label finalize kernel");
+  if (dst && p.filter) {
+    paint_kernel <<<dim3 (CIP_DIV_UP (p.width, CIP_BLOCK_X),
+            CIP_DIV_UP (p.height, CIP_BLOCK_Y)), cip_block_2d (), 0,
+        s >>> (p);
+    CIP_CUDA_TRY_LAUNCH (stream, "label paint kernel");
+  }
+  return CIP_OK;
+}

@@ -1,0 +1,209 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/* Connected-component labelling: one raster pass of union-find over the
+ * already-visited neighbours, whose trees are rooted at their smallest
+ * raster index, then ids in raster order of the roots. */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cip-ref.h"
+#include "cip-label.h"
+
+#define BACKGROUND UINT32_MAX
+
+void
+cip_label_color (uint32_t label, uint8_t * red, uint8_t * green, uint8_t * blue)
+{
+  uint32_t rgb = cip_label_rgb (label);
+
+  *red = (uint8_t) (rgb >> 16);
+  *green = (uint8_t) (rgb >> 8);
+  *blue = (uint8_t) rgb;
+}
+
+static uint32_t
+find_root (uint32_t * parent, uint32_t i)
+{
+  while (parent[i] != i) {
+    parent[i] = parent[parent[i]];
+    i = parent[i];
+  }
+  return i;
+}
+
+static void
+join (uint32_t * parent, uint32_t a, uint32_t b)
+{
+  a = find_root (parent, a);
+  b = find_root (parent, b);
+  if (a < b)
+    parent[b] = a;
+  else if (b < a)
+    parent[a] = b;
+}
+
+/* parent[] := the smallest raster index of each pixel's region, or
+ * BACKGROUND. */
+static void
+build_forest (const CipImage * mask, int connectivity, uint32_t * parent)
+{
+  int w = mask->width, h = mask->height, x, y;
+
+  for (y = 0; y < h; y++) {
+    const uint8_t *row = (const uint8_t *) mask->data + y * mask->stride;
+    const uint8_t *up = row - mask->stride;
+
+    for (x = 0; x < w; x++) {
+      uint32_t i = (uint32_t) y * w + x;
+
+      if (row[x] == 0) {
+        parent[i] = BACKGROUND;
+        continue;
+      }
+      parent[i] = i;
+      if (x > 0 && row[x - 1])
+        join (parent, i, i - 1);
+      if (y == 0)
+        continue;
+      if (up[x])
+        join (parent, i, i - w);
+      if (connectivity == 8) {
+        if (x > 0 && up[x - 1])
+          join (parent, i, i - w - 1);
+        if (x + 1 < w && up[x + 1])
+          join (parent, i, i - w + 1);
+      }
+    }
+  }
+  for (uint32_t i = 0; i < (uint32_t) w * h; i++)
+    if (parent[i] != BACKGROUND)
+      parent[i] = find_root (parent, i);
+}
+
+static void
+paint (CipImage * dst, const uint32_t * labels)
+{
+  int x, y;
+
+  for (y = 0; y < dst->height; y++) {
+    uint8_t *out = (uint8_t *) dst->data + y * dst->stride;
+    const uint32_t *in = labels + (size_t) y * dst->width;
+
+    for (x = 0; x < dst->width; x++) {
+      if (dst->format == CIP_FORMAT_GRAY16) {
+        uint16_t v = cip_label_gray16 (in[x]);
+
+        memcpy (out + 2 * x, &v, 2);
+      } else {
+        cip_label_rgba (in[x], out + 4 * x);
+      }
+    }
+  }
+}
+
+CipStatus
+cip_ref_label (const CipImage * mask, const CipImage * intensity,
+    const CipLabelParams * params, CipImage * dst, CipRegionTable * table,
+    CipStream * stream)
+{
+  int w, h, x, y;
+  uint32_t *parent, *labels, *renumber, n = 0, kept = 0, i;
+  CipRegion *regions;
+
+  (void) stream;
+  if (cip_label_check (mask, intensity, params, dst, table) != CIP_OK)
+    return CIP_ERROR_INVALID_ARGUMENT;
+  if (intensity == NULL)
+    intensity = mask;
+
+  w = mask->width;
+  h = mask->height;
+  parent = malloc ((size_t) w * h * sizeof (uint32_t));
+  labels = malloc ((size_t) w * h * sizeof (uint32_t));
+  if (parent == NULL || labels == NULL) {
+    free (parent);
+    free (labels);
+    return CIP_ERROR_OUT_OF_MEMORY;
+  }
+  build_forest (mask, params->connectivity, parent);
+
+  /* Roots in raster order are the regions in raster order of their first
+   * pixels: labels[root] holds the id. */
+  for (i = 0; i < (uint32_t) w * h; i++) {
+    if (parent[i] == i)
+      labels[i] = ++n;
+    labels[i] = parent[i] == BACKGROUND ? 0 : labels[parent[i]];
+  }
+
+  regions = calloc (n + 1, sizeof (CipRegion));
+  renumber = calloc (n + 1, sizeof (uint32_t));
+  if (regions == NULL || renumber == NULL) {
+    free (parent);
+    free (labels);
+    free (regions);
+    free (renumber);
+    return CIP_ERROR_OUT_OF_MEMORY;
+  }
+
+  /* regions[id].width and height hold the right and bottom edges until the
+   * end. */
+  for (y = 0; y < h; y++) {
+    const uint8_t *v = (const uint8_t *) intensity->data +
+        y * intensity->stride;
+
+    for (x = 0; x < w; x++) {
+      uint32_t id = labels[(size_t) y * w + x];
+      CipRegion *r = &regions[id];
+
+      if (id == 0)
+        continue;
+      if (r->area == 0) {
+        r->left = r->width = x;
+        r->top = r->height = y;
+      }
+      r->area++;
+      if ((uint32_t) x < r->left)
+        r->left = x;
+      if ((uint32_t) x > r->width)
+        r->width = x;
+      r->height = y;
+      r->sum_x += x;
+      r->sum_y += y;
+      r->sum_intensity += v[x];
+    }
+  }
+
+  for (i = 1; i <= n; i++) {
+    CipRegion *r = &regions[i];
+
+    if (r->area < params->min_area)
+      continue;
+    renumber[i] = ++kept;
+    r->label = kept;
+    r->width = r->width - r->left + 1;
+    r->height = r->height - r->top + 1;
+    if (kept <= table->capacity)
+      table->regions[kept - 1] = *r;
+  }
+  *table->count = kept;
+
+  if (dst) {
+    for (i = 0; i < (uint32_t) w * h; i++)
+      labels[i] = renumber[labels[i]];
+    paint (dst, labels);
+  }
+
+  free (parent);
+  free (labels);
+  free (regions);
+  free (renumber);
+  return CIP_OK;
+}

@@ -1,0 +1,452 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/* cip_label against its reference, byte for byte: the label images (every
+ * byte of their allocations), the count and every byte of the region
+ * table, guard entry included, over sizes from 1x1 to 3840x2160, hard
+ * shapes (spirals, combs, a snake, checkerboards, one-pixel regions),
+ * random masks, both connectivities, min_area, intensity or not, short
+ * tables and odd layouts.
+ *
+ * Exits with 77 (skipped) where no CUDA device is usable. */
+
+#include <string.h>
+
+#include "cip-ref.h"
+#include "test-gpu.h"
+#include "test-util.h"
+
+#define GUARD 0xa5
+/* Enough for a 3840x2160 checkerboard's 4-connected regions. */
+#define MAX_CAPACITY (1u << 22)
+
+/* Page-locked, as cip_label wants: MAX_CAPACITY entries and a guard. */
+static CipRegion *table_regions;
+static guint32 *table_count;
+
+static const int sizes[][2] = {
+  {1, 1}, {2, 3}, {3, 2}, {7, 5}, {31, 17}, {33, 1}, {1, 33}, {127, 129},
+  {640, 480}, {1001, 999}, {1920, 1080}, {3840, 2160},
+};
+
+typedef enum
+{
+  SHAPE_EMPTY, SHAPE_FULL, SHAPE_DOTS, SHAPE_BORDER, SHAPE_SPIRAL,
+  SHAPE_COMB, SHAPE_U_COMB, SHAPE_SNAKE, SHAPE_CHECKER, SHAPE_SPARSE,
+  SHAPE_HALF, SHAPE_DENSE, N_SHAPES
+} Shape;
+
+static const char *shape_names[] = {
+  "empty", "full", "dots", "border", "spiral", "comb", "u-comb", "snake",
+  "checker", "random 10%", "random 50%", "random 70%",
+};
+
+/* A capacity above any count @b can give. */
+static guint32
+full_capacity (const CipTestDeviceImage * b)
+{
+  return MIN (MAX_CAPACITY,
+      ((guint64) b->dev.width * b->dev.height + 1) / 2 + 1);
+}
+
+static void
+set_px (CipImage * m, int x, int y, guint8 v)
+{
+  ((guint8 *) m->data)[(size_t) y * m->stride + x] = v;
+}
+
+static guint8
+get_px (const CipImage * m, int x, int y)
+{
+  return ((const guint8 *) m->data)[(size_t) y * m->stride + x];
+}
+
+static gboolean
+spiral_free (const CipImage * m, int x, int y)
+{
+  return x < 0 || y < 0 || x >= m->width || y >= m->height ||
+      get_px (m, x, y) == 0;
+}
+
+static void
+draw_spiral (CipImage * m)
+{
+  int x = 0, y = 0, dx = 1, dy = 0, turns = 0;
+
+  set_px (m, 0, 0, 255);
+  while (turns < 2) {
+    int nx = x + dx, ny = y + dy;
+
+    if (nx >= 0 && ny >= 0 && nx < m->width && ny < m->height &&
+        get_px (m, nx, ny) == 0 && spiral_free (m, nx + dx, ny + dy) &&
+        spiral_free (m, nx + dx - dy, ny + dy + dx) &&
+        spiral_free (m, nx + dx + dy, ny + dy - dx)) {
+      x = nx;
+      y = ny;
+      set_px (m, x, y, 255);
+      turns = 0;
+    } else {
+      int t = dx;
+
+      dx = -dy;
+      dy = t;
+      turns++;
+    }
+  }
+}
+
+/* Draws @shape into the mirror of @b (random bytes before: they become
+ * the non-zero values and the random masks). */
+static void
+draw_shape (CipTestDeviceImage * b, Shape shape)
+{
+  CipImage *m = &b->host_img;
+  int w = m->width, h = m->height;
+
+  for (int y = 0; y < h; y++) {
+    for (int x = 0; x < w; x++) {
+      guint8 v = get_px (m, x, y);
+      gboolean on = FALSE;
+
+      switch (shape) {
+        case SHAPE_EMPTY:
+        case SHAPE_SPIRAL:
+          break;
+        case SHAPE_FULL:
+          on = TRUE;
+          break;
+        case SHAPE_DOTS:
+          on = x % 2 == 0 && y % 2 == 0;
+          break;
+        case SHAPE_BORDER:
+          on = x == 0 || y == 0 || x == w - 1 || y == h - 1 ||
+              (x % 4 == 2 && y % 4 == 2 && x < w - 2 && y < h - 2);
+          break;
+        case SHAPE_COMB:
+          on = y == 0 || (x % 2 == 0 && y < h - 1);
+          break;
+        case SHAPE_U_COMB:
+          on = y == h - 1 || x % 2 == 0;
+          break;
+        case SHAPE_SNAKE:
+          on = y % 2 == 0 || x == ((y / 2) % 2 == 0 ? w - 1 : 0);
+          break;
+        case SHAPE_CHECKER:
+          on = (x + y) % 2 == 0;
+          break;
+        case SHAPE_SPARSE:
+          on = v < 26;
+          break;
+        case SHAPE_HALF:
+          on = v < 128;
+          break;
+        case SHAPE_DENSE:
+          on = v < 179;
+          break;
+        case N_SHAPES:
+          g_assert_not_reached ();
+      }
+      set_px (m, x, y, on ? 1 + v % 255 : 0);
+    }
+  }
+  if (shape == SHAPE_SPIRAL)
+    draw_spiral (m);
+}
+
+/* Runs cip_label and its reference and compares everything.  @mask and
+ * @intensity are uploaded; @dst may be NULL. */
+static void
+check_label (CipTestDeviceImage * mask, CipTestDeviceImage * intensity,
+    int connectivity, guint32 min_area, CipTestDeviceImage * dst,
+    guint32 capacity, const char *what)
+{
+  CipLabelParams params = { connectivity, min_area };
+  size_t table_bytes = (capacity + 1) * sizeof (CipRegion);
+  CipRegion *want = g_malloc (table_bytes);
+  guint32 want_count = 0;
+  CipRegionTable ref_table = { want, capacity, &want_count };
+  CipRegionTable table = { table_regions, capacity, table_count };
+  guint8 *expected = NULL;
+  CipImage expected_img;
+  gchar *full = g_strdup_printf ("%s %dx%d %d-connected min_area %u%s%s "
+      "capacity %u", what, mask->dev.width, mask->dev.height, connectivity,
+      min_area, intensity ? " intensity" : "",
+      dst ? cip_format_name (dst->dev.format) : "", capacity);
+
+  g_assert_cmpuint (capacity, <=, MAX_CAPACITY);
+  memset (want, GUARD, table_bytes);
+  if (dst) {
+    expected = cip_test_copy_bytes (dst->host, dst->size);
+    expected_img = dst->host_img;
+    expected_img.data = expected + dst->offset;
+  }
+  if (cip_ref_label (&mask->host_img, intensity ? &intensity->host_img : NULL,
+          &params, dst ? &expected_img : NULL, &ref_table, NULL) != CIP_OK)
+    fail ("%s: the reference failed", full);
+
+  if (dst)
+    cip_test_device_image_upload (dst);
+  memset (table_regions, GUARD, table_bytes);
+  *table_count = ~want_count;
+  CHECK (cip_label (&mask->dev, intensity ? &intensity->dev : NULL, &params,
+          dst ? &dst->dev : NULL, &table, cip_test_stream));
+  CHECK (cip_stream_synchronize (cip_test_stream));
+
+  if (*table_count != want_count)
+    fail ("%s: %u regions, reference %u", full, *table_count, want_count);
+  if (memcmp (table_regions, want, table_bytes) != 0) {
+    for (guint32 k = 0; k <= capacity; k++)
+      if (memcmp (&table_regions[k], &want[k], sizeof (CipRegion)) != 0)
+        fail ("%s: table entry %u (label %u area %u), reference label %u "
+            "area %u", full, k, table_regions[k].label,
+            table_regions[k].area, want[k].label, want[k].area);
+  }
+  if (dst)
+    cip_test_device_image_check (dst, expected, full);
+
+  g_free (expected);
+  g_free (want);
+  g_free (full);
+}
+
+static CipTestDeviceImage *
+new_mask (int w, int h, Shape shape, const CipTestLayout * layout, guint64 seed)
+{
+  CipTestDeviceImage *b = cip_test_device_image_new (w, h, CIP_FORMAT_GRAY8,
+      layout, seed);
+
+  draw_shape (b, shape);
+  cip_test_device_image_upload (b);
+  return b;
+}
+
+/* Every size, shape and connectivity; destinations, intensity, min_area,
+ * capacities and layouts taking turns; the largest sizes on fewer
+ * shapes. */
+static void
+test_shapes (void)
+{
+  guint turn = 0;
+
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++) {
+    int w = sizes[s][0], h = sizes[s][1];
+    gboolean large = w * h > 1001 * 999;
+
+    for (int shape = 0; shape < N_SHAPES; shape++) {
+      CipTestDeviceImage *mask, *intensity, *dst;
+      const CipTestLayout *layout;
+
+      if (large && shape != SHAPE_HALF && shape != SHAPE_SPIRAL &&
+          shape != SHAPE_SNAKE && shape != SHAPE_CHECKER &&
+          shape != SHAPE_FULL && shape != SHAPE_DOTS)
+        continue;
+      layout = cip_test_layouts[turn % cip_test_n_layouts];
+      mask = new_mask (w, h, shape, layout, 1 + turn);
+      intensity = cip_test_device_image_new (w, h, CIP_FORMAT_GRAY8,
+          cip_test_layouts[(turn + 3) % cip_test_n_layouts], 5000 + turn);
+      cip_test_device_image_upload (intensity);
+
+      for (int conn = 4; conn <= 8; conn += 4) {
+        for (int variant = 0; variant < (large ? 2 : 3); variant++, turn++) {
+          CipFormat format = variant == 1 ? CIP_FORMAT_RGBA : CIP_FORMAT_GRAY16;
+          guint32 min_area = variant == 2 ? 1 + turn % 7 : turn % 2;
+          guint32 capacity = variant == 2 ? turn % 5 : full_capacity (mask);
+
+          dst = cip_test_device_image_new (w, h, format,
+              cip_test_layouts[(turn + 5) % cip_test_n_layouts], turn);
+          check_label (mask, variant == 1 ? NULL : intensity, conn, min_area,
+              dst, capacity, shape_names[shape]);
+          if (variant == 0)
+            check_label (mask, intensity, conn, min_area, NULL, 1000,
+                shape_names[shape]);
+          cip_test_device_image_free (dst);
+        }
+      }
+      cip_test_device_image_free (mask);
+      cip_test_device_image_free (intensity);
+    }
+  }
+}
+
+/* Densities from 5% to 95% on odd sizes, both connectivities. */
+static void
+test_densities (void)
+{
+  static const guint thresholds[] = { 13, 51, 102, 128, 154, 204, 243 };
+  static const int odd[][2] = { {127, 129}, {1001, 999}, {333, 7} };
+  guint turn = 0;
+
+  for (guint s = 0; s < G_N_ELEMENTS (odd); s++) {
+    for (guint t = 0; t < G_N_ELEMENTS (thresholds); t++, turn++) {
+      int w = odd[s][0], h = odd[s][1];
+      CipTestDeviceImage *mask = cip_test_device_image_new (w, h,
+          CIP_FORMAT_GRAY8, cip_test_layouts[turn % cip_test_n_layouts],
+          turn);
+      CipTestDeviceImage *dst = cip_test_device_image_new (w, h,
+          CIP_FORMAT_GRAY16, NULL, turn);
+      CipImage *m = &mask->host_img;
+
+      for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+          set_px (m, x, y, get_px (m, x, y) < thresholds[t] ? 255 : 0);
+      cip_test_device_image_upload (mask);
+      for (int conn = 4; conn <= 8; conn += 4) {
+        check_label (mask, NULL, conn, 0, dst, full_capacity (mask), "density");
+        check_label (mask, NULL, conn, 4, dst, full_capacity (mask), "density");
+      }
+      cip_test_device_image_free (mask);
+      cip_test_device_image_free (dst);
+    }
+  }
+}
+
+/* Every layout for each of the three images. */
+static void
+test_layouts (void)
+{
+  for (guint l = 0; l < cip_test_n_layouts; l++) {
+    CipTestDeviceImage *mask = new_mask (127, 129, SHAPE_HALF,
+        cip_test_layouts[l], 40 + l);
+    CipTestDeviceImage *intensity = cip_test_device_image_new (127, 129,
+        CIP_FORMAT_GRAY8, cip_test_layouts[l], 50 + l);
+    gchar *name = cip_test_layout_name (cip_test_layouts[l]);
+
+    cip_test_device_image_upload (intensity);
+    for (int f = 0; f < 2; f++) {
+      CipTestDeviceImage *dst = cip_test_device_image_new (127, 129,
+          f ? CIP_FORMAT_RGBA : CIP_FORMAT_GRAY16, cip_test_layouts[l], l);
+
+      check_label (mask, intensity, 8, 0, dst, 500, name);
+      check_label (mask, intensity, 4, 3, dst, 500, name);
+      cip_test_device_image_free (dst);
+    }
+    g_free (name);
+    cip_test_device_image_free (mask);
+    cip_test_device_image_free (intensity);
+  }
+}
+
+/* The seed workflow's coins mask, with the coins as intensity. */
+static void
+test_coins (void)
+{
+  CipImage mask = cip_test_image_load ("label-coins-mask.pgm");
+  CipImage coins = cip_test_image_load ("coins.pgm");
+  CipTestDeviceImage *m = cip_test_device_image_new (mask.width, mask.height,
+      CIP_FORMAT_GRAY8, NULL, 1);
+  CipTestDeviceImage *v = cip_test_device_image_new (mask.width, mask.height,
+      CIP_FORMAT_GRAY8, cip_test_layouts[3], 2);
+
+  cip_test_device_image_set (m, &mask);
+  cip_test_device_image_set (v, &coins);
+  cip_test_device_image_upload (m);
+  cip_test_device_image_upload (v);
+  for (int f = 0; f < 2; f++) {
+    CipTestDeviceImage *dst = cip_test_device_image_new (mask.width,
+        mask.height, f ? CIP_FORMAT_RGBA : CIP_FORMAT_GRAY16, NULL, 3);
+
+    for (int conn = 4; conn <= 8; conn += 4) {
+      check_label (m, v, conn, 0, dst, full_capacity (m), "coins");
+      check_label (m, NULL, conn, 50, dst, full_capacity (m), "coins");
+      check_label (m, v, conn, 500, dst, 10, "coins");
+      check_label (m, v, conn, 0, dst, 10, "coins");
+    }
+    cip_test_device_image_free (dst);
+  }
+  cip_test_device_image_free (m);
+  cip_test_device_image_free (v);
+  cip_test_image_free (&mask);
+  cip_test_image_free (&coins);
+}
+
+static void
+test_invalid_arguments (void)
+{
+  CipTestDeviceImage *mask = new_mask (8, 6, SHAPE_HALF, NULL, 1);
+  CipTestDeviceImage *dst = cip_test_device_image_new (8, 6,
+      CIP_FORMAT_GRAY16, NULL, 2);
+  CipTestDeviceImage *rgba = cip_test_device_image_new (8, 6,
+      CIP_FORMAT_RGBA, NULL, 3);
+  CipImage wide = rgba->dev;
+  CipBadImages other;
+  CipLabelParams params = { 8, 0 };
+  CipRegionTable table = { table_regions, 4, table_count };
+
+  cip_test_device_image_upload (dst);
+  wide.format = CIP_FORMAT_GRAY8;
+  other.rgba = rgba->dev;
+  other.wide_src = other.wide_dst = wide;
+  other.wide_src.width = other.wide_dst.width = CIP_MAX_DIMENSION + 1;
+  other.high_src = other.high_dst = wide;
+  other.high_src.height = other.high_dst.height = CIP_MAX_DIMENSION + 1;
+  *table_count = 77;
+
+#define REFUSED(call, what)                                             \
+  G_STMT_START {                                                        \
+    if ((call) != CIP_ERROR_INVALID_ARGUMENT)                           \
+      fail ("%s accepted", what);                                       \
+  } G_STMT_END
+
+  for (int c = 0; c < CIP_N_BAD_CASES; c++) {
+    CipImage s = mask->dev, d = dst->dev;
+    const CipImage *sp = &s;
+    CipImage *dp = &d;
+    gboolean extra_null = FALSE;
+    gchar *what = g_strdup_printf ("case %d", c);
+
+    if (c == CIP_BAD_DST_NULL || c == CIP_BAD_DST_NOT_GRAY)
+      continue;
+    cip_test_spoil_arguments (c, &other, &s, &d, &sp, &dp, &extra_null);
+    REFUSED (cip_label (sp, NULL, extra_null ? NULL : &params, dp, &table,
+            cip_test_stream), what);
+    g_free (what);
+  }
+  REFUSED (cip_label (&mask->dev, NULL, &params, &dst->dev, &table, NULL),
+      "no stream");
+  REFUSED (cip_label (&mask->dev, NULL, &params, &dst->dev, NULL,
+          cip_test_stream), "no table");
+  params.connectivity = 6;
+  REFUSED (cip_label (&mask->dev, NULL, &params, &dst->dev, &table,
+          cip_test_stream), "connectivity 6");
+  CHECK (cip_stream_synchronize (cip_test_stream));
+  /* Nothing was written. */
+  g_assert_cmpuint (*table_count, ==, 77);
+  cip_test_device_image_check (dst, dst->host, "refused calls");
+
+  cip_test_device_image_free (mask);
+  cip_test_device_image_free (dst);
+  cip_test_device_image_free (rgba);
+}
+
+int
+main (int argc, char **argv)
+{
+  int result;
+
+  if (!cip_test_gpu_init ())
+    return CIP_TEST_SKIP;
+  g_test_init (&argc, &argv, NULL);
+
+  CHECK (cip_host_alloc ((void **) &table_regions,
+          (MAX_CAPACITY + 1) * sizeof (CipRegion), cip_test_stream));
+  CHECK (cip_host_alloc ((void **) &table_count, sizeof (guint32),
+          cip_test_stream));
+
+  g_test_add_func ("/kernels/label/invalid-arguments", test_invalid_arguments);
+  g_test_add_func ("/kernels/label/coins", test_coins);
+  g_test_add_func ("/kernels/label/layouts", test_layouts);
+  g_test_add_func ("/kernels/label/densities", test_densities);
+  g_test_add_func ("/kernels/label/shapes", test_shapes);
+  result = g_test_run ();
+
+  cip_host_free (table_regions, cip_test_stream);
+  cip_host_free (table_count, cip_test_stream);
+  cip_test_gpu_cleanup ();
+  return result;
+}
