@@ -37,6 +37,7 @@
 #include "gstcudaimgprocfilter.h"
 #include "gstcudaimgprochostallocator.h"
 #include "gstcudaimgprocpool.h"
+#include "gstcudaimgprocmeta.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_imgproc_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_imgproc_filter_debug
@@ -89,8 +90,18 @@ typedef struct
   gboolean in_cuda;             /* caps say memory:CUDAMemory */
   gboolean out_cuda;
   CipFormat src_format;
+  CipFormat dst_format;
   CipImage device_src;
   CipImage device_dst;
+
+  /* The gray frame of the input's intensity meta, for @reads_intensity
+   * elements: on the device (uploaded into device_intensity when it is
+   * not there already) or, on the cpu backend, in host memory.  NULL
+   * outside process() or when the input has none. */
+  CipImage device_intensity;
+  CipImage intensity;
+  gboolean intensity_on_device;
+  const CipImage *intensity_for_process;
 } GstCudaImgprocFilterPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstCudaImgprocFilter,
@@ -151,6 +162,8 @@ static void gst_cuda_imgproc_filter_before_transform (GstBaseTransform *
     trans, GstBuffer * buffer);
 static GstFlowReturn gst_cuda_imgproc_filter_transform (GstBaseTransform *
     trans, GstBuffer * inbuf, GstBuffer * outbuf);
+static gboolean gst_cuda_imgproc_filter_transform_meta (GstBaseTransform *
+    trans, GstBuffer * outbuf, GstMeta * meta, GstBuffer * inbuf);
 static gboolean gst_cuda_imgproc_filter_sink_event (GstBaseTransform * trans,
     GstEvent * event);
 
@@ -222,6 +235,8 @@ gst_cuda_imgproc_filter_class_init (GstCudaImgprocFilterClass * klass)
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_stop);
+  trans_class->transform_meta =
+      GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_transform_meta);
   trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_query);
   trans_class->transform_caps =
       GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_transform_caps);
@@ -329,6 +344,20 @@ gst_cuda_imgproc_filter_get_backend (GstCudaImgprocFilter * filter)
   return backend;
 }
 
+/**
+ * gst_cuda_imgproc_filter_get_intensity:
+ * @filter: a #GstCudaImgprocFilter whose class sets @reads_intensity
+ *
+ * Returns: (nullable): during @process, the gray frame of the input's
+ * #GstCudaImgprocIntensityMeta, of the input's size, where @process runs
+ * (device or host memory); %NULL when the input has none.
+ */
+const CipImage *
+gst_cuda_imgproc_filter_get_intensity (GstCudaImgprocFilter * filter)
+{
+  return GET_PRIV (filter)->intensity_for_process;
+}
+
 /* Replaces the format of every structure of @caps with @formats (a
  * NULL-terminated list) and drops the fields that belong to the old
  * format. */
@@ -381,8 +410,10 @@ gst_cuda_imgproc_filter_transform_caps (GstBaseTransform * trans,
 {
   GstCudaImgprocFilter *self = GST_CUDA_IMGPROC_FILTER (trans);
   GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (self);
+  const gchar *const *output_formats = klass->get_output_formats ?
+      klass->get_output_formats (self) : klass->output_formats;
   const gchar *const *formats = direction == GST_PAD_SINK ?
-      klass->output_formats : klass->input_formats;
+      output_formats : klass->input_formats;
   GstCaps *other, *result;
 
   other = gst_caps_copy (caps);
@@ -605,6 +636,7 @@ free_device_images (GstCudaImgprocFilterPrivate * priv)
   drain_in_flight (priv);
   cip_image_free (&priv->device_src, priv->stream);
   cip_image_free (&priv->device_dst, priv->stream);
+  cip_image_free (&priv->device_intensity, priv->stream);
 }
 
 static gboolean
@@ -685,10 +717,13 @@ stream_failed:
 static gboolean
 gst_cuda_imgproc_filter_stop (GstBaseTransform * trans)
 {
-  GstCudaImgprocFilterPrivate *priv =
-      GET_PRIV (GST_CUDA_IMGPROC_FILTER (trans));
+  GstCudaImgprocFilter *filter = GST_CUDA_IMGPROC_FILTER (trans);
+  GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter);
+  GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
 
   if (priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CPU) {
+    if (klass->release)
+      klass->release (filter, NULL);
     g_clear_pointer (&priv->readback, g_free);
     return TRUE;
   }
@@ -697,6 +732,8 @@ gst_cuda_imgproc_filter_stop (GstBaseTransform * trans)
     guint i;
 
     free_device_images (priv);
+    if (klass->release && priv->stream)
+      klass->release (filter, priv->stream);
     for (i = 0; i < MAX_IN_FLIGHT; i++)
       g_clear_pointer (&priv->in_flight_done[i], cip_event_free);
     cip_host_free (priv->readback, priv->stream);
@@ -893,6 +930,9 @@ cip_format_from_video_format (GstVideoFormat format, CipFormat * cip_format)
     case GST_VIDEO_FORMAT_BGR:
       *cip_format = CIP_FORMAT_BGR;
       return TRUE;
+    case GST_VIDEO_FORMAT_GRAY16_LE:
+      *cip_format = CIP_FORMAT_GRAY16;
+      return TRUE;
     default:
       return FALSE;
   }
@@ -905,7 +945,7 @@ gst_cuda_imgproc_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   GstCudaImgprocFilter *filter = GST_CUDA_IMGPROC_FILTER (trans);
   GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
   GstVideoInfo in_info, out_info;
-  CipFormat src_format;
+  CipFormat src_format, dst_format;
   CipStatus status = CIP_OK;
   gint width, height;
 
@@ -913,7 +953,9 @@ gst_cuda_imgproc_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
       !gst_video_info_from_caps (&out_info, outcaps))
     goto invalid_caps;
   if (!cip_format_from_video_format (GST_VIDEO_INFO_FORMAT (&in_info),
-          &src_format))
+          &src_format) ||
+      !cip_format_from_video_format (GST_VIDEO_INFO_FORMAT (&out_info),
+          &dst_format))
     goto unsupported_format;
 
   width = GST_VIDEO_INFO_WIDTH (&in_info);
@@ -931,6 +973,7 @@ gst_cuda_imgproc_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   priv->in_cuda = caps_are_cuda (incaps);
   priv->out_cuda = caps_are_cuda (outcaps);
   priv->src_format = src_format;
+  priv->dst_format = dst_format;
 
   if (priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CPU ||
       gst_base_transform_is_passthrough (trans))
@@ -939,7 +982,8 @@ gst_cuda_imgproc_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   /* Reallocate only when the frame geometry changed. */
   if (priv->device_src.data && priv->device_src.width == width &&
       priv->device_src.height == height &&
-      priv->device_src.format == src_format)
+      priv->device_src.format == src_format &&
+      priv->device_dst.format == dst_format)
     return TRUE;
 
   if (!gst_cuda_context_push (priv->context))
@@ -949,7 +993,7 @@ gst_cuda_imgproc_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
       priv->stream);
   if (status == CIP_OK)
     status = cip_image_alloc (&priv->device_dst, width, height,
-        CIP_FORMAT_GRAY8, priv->stream);
+        dst_format, priv->stream);
   if (status != CIP_OK)
     free_device_images (priv);
   gst_cuda_context_pop (NULL);
@@ -965,8 +1009,9 @@ invalid_caps:
   return FALSE;
 unsupported_format:
   GST_ELEMENT_ERROR (filter, CORE, NEGOTIATION,
-      ("Unsupported input format %s.",
-          gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&in_info))),
+      ("Unsupported format: %s to %s.",
+          gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&in_info)),
+          gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&out_info))),
       (NULL));
   return FALSE;
 push_failed:
@@ -1027,6 +1072,90 @@ is_device_frame_of (GstBuffer * buffer, GstCudaContext * context)
       GST_CUDA_MEMORY_CAST (mem)->context == context;
 }
 
+/* The intensity frame where the kernels can read it: in place when it is
+ * a device frame of our context (once its writer is done), else uploaded
+ * into a device image of ours. */
+static CipStatus
+intensity_to_device (GstCudaImgprocFilterPrivate * priv)
+{
+  CipImage *image = &priv->device_intensity;
+  CipStatus status = CIP_OK;
+
+  if (priv->intensity_on_device) {
+    priv->intensity_for_process = &priv->intensity;
+    return CIP_OK;
+  }
+  if (image->data && (image->width != priv->intensity.width ||
+          image->height != priv->intensity.height))
+    cip_image_free (image, priv->stream);
+  if (image->data == NULL)
+    status = cip_image_alloc (image, priv->intensity.width,
+        priv->intensity.height, CIP_FORMAT_GRAY8, priv->stream);
+  if (status == CIP_OK)
+    status = cip_copy (&priv->intensity, image, priv->stream);
+  if (status == CIP_OK)
+    priv->intensity_for_process = image;
+  return status;
+}
+
+/* For @reads_intensity elements: maps the gray frame of @inbuf's intensity
+ * meta into @frame, for the device when it is one of our context's device
+ * frames, else for the host.  FALSE when there is none, or it does not
+ * fit: the element then averages its input's own values. */
+static gboolean
+intensity_map (GstCudaImgprocFilter * filter, GstBuffer * inbuf,
+    GstVideoFrame * frame)
+{
+  GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
+  GstCudaImgprocIntensityMeta *meta =
+      gst_buffer_get_cuda_imgproc_intensity_meta (inbuf);
+  gboolean on_cuda = priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CUDA;
+  CipEvent *ready;
+
+  memset (&priv->intensity, 0, sizeof (priv->intensity));
+  if (meta == NULL)
+    return FALSE;
+  if (GST_VIDEO_INFO_FORMAT (&meta->info) != GST_VIDEO_FORMAT_GRAY8 ||
+      GST_VIDEO_INFO_WIDTH (&meta->info) !=
+      GST_VIDEO_INFO_WIDTH (&priv->in_info) ||
+      GST_VIDEO_INFO_HEIGHT (&meta->info) !=
+      GST_VIDEO_INFO_HEIGHT (&priv->in_info)) {
+    GST_DEBUG_OBJECT (filter, "intensity frame %s %dx%d does not match the "
+        "input: using the input's values",
+        GST_VIDEO_INFO_NAME (&meta->info), GST_VIDEO_INFO_WIDTH (&meta->info),
+        GST_VIDEO_INFO_HEIGHT (&meta->info));
+    return FALSE;
+  }
+
+  priv->intensity_on_device = on_cuda &&
+      is_device_frame_of (meta->buffer, priv->context);
+  ready = gst_cuda_imgproc_buffer_ready_event (meta->buffer);
+  if (on_cuda && ready) {
+    CipStatus status = CIP_ERROR_CUDA;
+
+    /* On the device, our stream waits for its writer; read on the host, the
+     * writer must be done first. */
+    if (gst_cuda_context_push (priv->context)) {
+      status = priv->intensity_on_device ?
+          cip_stream_wait_event (priv->stream, ready) :
+          cip_event_synchronize (ready, priv->stream);
+      gst_cuda_context_pop (NULL);
+    }
+    if (status != CIP_OK) {
+      GST_WARNING_OBJECT (filter, "waiting for the intensity frame failed: %s",
+          cip_stream_error (priv->stream));
+      return FALSE;
+    }
+  }
+  if (!gst_video_frame_map (frame, &meta->info, meta->buffer, GST_MAP_READ |
+          (priv->intensity_on_device ? GST_MAP_CUDA : 0))) {
+    GST_WARNING_OBJECT (filter, "could not map the intensity frame");
+    return FALSE;
+  }
+  priv->intensity = plane_image (frame, 0, CIP_FORMAT_GRAY8);
+  return TRUE;
+}
+
 /* One frame on the element's stream.  Device frames are read and written
  * in place, once the frame's writer is done with it; host frames are
  * uploaded into, or downloaded from, the persistent device images.  Planes
@@ -1042,7 +1171,7 @@ process_on_device (GstCudaImgprocFilter * filter, GstBuffer * inbuf,
   GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter);
   GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
   CipImage src = plane_image (in_frame, 0, priv->src_format);
-  CipImage dst = plane_image (out_frame, 0, CIP_FORMAT_GRAY8);
+  CipImage dst = plane_image (out_frame, 0, priv->dst_format);
   CipImage *work_src = src_on_device ? &src : &priv->device_src;
   CipImage *work_dst = dst_on_device ? &dst : &priv->device_dst;
   gboolean copy_chroma = GST_VIDEO_FRAME_FORMAT (in_frame) ==
@@ -1051,7 +1180,7 @@ process_on_device (GstCudaImgprocFilter * filter, GstBuffer * inbuf,
   CipEvent *input_ready = gst_cuda_imgproc_buffer_ready_event (inbuf);
   CipEvent *output_ready = gst_cuda_imgproc_buffer_ready_event (outbuf);
   gboolean defer = dst_on_device && output_ready && priv->downstream_waits &&
-      klass->frame_done == NULL;
+      klass->frame_done == NULL && !klass->reads_intensity;
   CipStatus status = CIP_OK;
   guint plane;
 
@@ -1059,9 +1188,12 @@ process_on_device (GstCudaImgprocFilter * filter, GstBuffer * inbuf,
     status = cip_stream_wait_event (priv->stream, input_ready);
   if (status == CIP_OK && !src_on_device)
     status = cip_copy (&src, &priv->device_src, priv->stream);
+  if (status == CIP_OK && priv->intensity.data)
+    status = intensity_to_device (priv);
   if (status == CIP_OK)
     status = klass->process (filter, work_src, work_dst, priv->readback,
         priv->stream);
+  priv->intensity_for_process = NULL;
   if (status == CIP_OK && !dst_on_device)
     status = cip_copy (&priv->device_dst, &dst, priv->stream);
 
@@ -1096,8 +1228,8 @@ gst_cuda_imgproc_filter_transform (GstBaseTransform * trans,
   GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter);
   GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
   gboolean on_cuda = priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CUDA;
-  GstVideoFrame in_frame, out_frame;
-  gboolean src_on_device, dst_on_device;
+  GstVideoFrame in_frame, out_frame, intensity_frame;
+  gboolean src_on_device, dst_on_device, have_intensity;
   CipStatus status;
   guint plane;
 
@@ -1127,21 +1259,34 @@ gst_cuda_imgproc_filter_transform (GstBaseTransform * trans,
   if (!gst_video_frame_map (&out_frame, &priv->out_info, outbuf,
           GST_MAP_WRITE | (dst_on_device ? GST_MAP_CUDA : 0)))
     goto invalid_output;
+  have_intensity = klass->reads_intensity &&
+      intensity_map (filter, inbuf, &intensity_frame);
 
   if (!on_cuda) {
     CipImage src = plane_image (&in_frame, 0, priv->src_format);
-    CipImage dst = plane_image (&out_frame, 0, CIP_FORMAT_GRAY8);
+    CipImage dst = plane_image (&out_frame, 0, priv->dst_format);
 
+    priv->intensity_for_process = have_intensity ? &priv->intensity : NULL;
     status = klass->process (filter, &src, &dst, priv->readback, NULL);
+    priv->intensity_for_process = NULL;
   } else if (gst_cuda_context_push (priv->context)) {
     status = process_on_device (filter, inbuf, &in_frame, src_on_device,
         outbuf, &out_frame, dst_on_device);
     gst_cuda_context_pop (NULL);
   } else {
+    if (have_intensity)
+      gst_video_frame_unmap (&intensity_frame);
     goto push_failed;
+  }
+  /* Kernels that read the frame are done: process_on_device synchronizes
+   * for elements that read it (they report per frame). */
+  if (have_intensity) {
+    gst_video_frame_unmap (&intensity_frame);
+    memset (&priv->intensity, 0, sizeof (priv->intensity));
   }
   if (status != CIP_OK)
     goto process_failed;
+
 
   /* Chroma (NV12, I420) passes untouched; host to host here. */
   if (GST_VIDEO_FRAME_FORMAT (&out_frame) == GST_VIDEO_FRAME_FORMAT (&in_frame)
@@ -1151,6 +1296,12 @@ gst_cuda_imgproc_filter_transform (GstBaseTransform * trans,
 
   gst_video_frame_unmap (&out_frame);
   gst_video_frame_unmap (&in_frame);
+
+  /* A mask carries the gray frame it was made from, unless its input
+   * already carried one (a mask of a mask): that one is passed on. */
+  if (klass->attaches_intensity &&
+      !gst_buffer_get_cuda_imgproc_intensity_meta (outbuf))
+    gst_buffer_add_cuda_imgproc_intensity_meta (outbuf, inbuf, &priv->in_info);
 
   priv->frames++;
   if (klass->frame_done)
@@ -1199,6 +1350,20 @@ process_failed:
         ("CUDA processing of the frame failed."),
         ("%s: %s", cip_status_name (status), cip_stream_error (priv->stream)));
   return GST_FLOW_ERROR;
+}
+
+/* An element that reads the intensity frame is where it ends. */
+static gboolean
+gst_cuda_imgproc_filter_transform_meta (GstBaseTransform * trans,
+    GstBuffer * outbuf, GstMeta * meta, GstBuffer * inbuf)
+{
+  GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (trans);
+
+  if (meta->info->api == GST_CUDA_IMGPROC_INTENSITY_META_API_TYPE)
+    return !klass->reads_intensity;
+  return GST_BASE_TRANSFORM_CLASS
+      (gst_cuda_imgproc_filter_parent_class)->transform_meta (trans,
+      outbuf, meta, inbuf);
 }
 
 /* Held input frames go back upstream at the end of a stream or a flush. */

@@ -53,7 +53,8 @@ G_DECLARE_DERIVABLE_TYPE (GstCudaImgprocFilter, gst_cuda_imgproc_filter,
 /**
  * GstCudaImgprocFilterClass:
  * @process: computes one frame.  @src is the input's first plane (the
- *   luma plane of NV12 and I420), @dst the output's first plane, GRAY8.
+ *   luma plane of NV12 and I420), @dst the output's first plane (GRAY8,
+ *   GRAY16 or a packed RGB format, as negotiated).
  *   On the cuda backend both are device images and @stream is the
  *   element's stream, with its CUDA context current: call the cip_*
  *   operation.  On the cpu backend both are host images and @stream is
@@ -67,6 +68,16 @@ G_DECLARE_DERIVABLE_TYPE (GstCudaImgprocFilter, gst_cuda_imgproc_filter,
  *   input's: the formats the sink pad takes (%NULL-terminated)
  * @output_formats: ... and those the source pad gives.  Both %NULL: the
  *   output has the input's format.
+ * @get_output_formats: optional; for elements whose output formats depend
+ *   on a property: returns them, in place of @output_formats.
+ * @release: optional; frees what @process allocated, at stop(), with the
+ *   CUDA context current (@stream %NULL on the cpu backend).
+ * @attaches_intensity: the element makes masks: each output frame carries
+ *   its gray input as a #GstCudaImgprocIntensityMeta (unless the input
+ *   already carried one, which is passed on).
+ * @reads_intensity: @process reads the gray frame of the input's
+ *   #GstCudaImgprocIntensityMeta: see
+ *   gst_cuda_imgproc_filter_get_intensity().
  *
  * The shared machinery of the plugin's elements: backend and device
  * selection, the CUDA context (shared through #GstContext), the stream,
@@ -82,14 +93,22 @@ struct _GstCudaImgprocFilterClass
   void (*frame_done) (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
       const guint8 * readback);
 
+  const gchar *const *(*get_output_formats) (GstCudaImgprocFilter * filter);
+  void (*release) (GstCudaImgprocFilter * filter, CipStream * stream);
+
   gsize readback_size;
   const gchar *const *input_formats;
   const gchar *const *output_formats;
+  gboolean attaches_intensity;
+  gboolean reads_intensity;
 
   gpointer _gst_reserved[GST_PADDING];
 };
 
 GstCudaImgprocBackend gst_cuda_imgproc_filter_get_backend (GstCudaImgprocFilter * filter);
+
+const CipImage *gst_cuda_imgproc_filter_get_intensity (GstCudaImgprocFilter *
+    filter);
 
 
 G_END_DECLS

@@ -142,6 +142,7 @@ gst_cuda_mask_class_init (GstCudaMaskClass * klass)
       "gst-cuda-imgproc authors");
 
   filter_class->process = GST_DEBUG_FUNCPTR (gst_cuda_mask_process);
+  filter_class->attaches_intensity = TRUE;
 }
 
 static void

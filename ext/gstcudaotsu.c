@@ -150,6 +150,7 @@ gst_cuda_otsu_class_init (GstCudaOtsuClass * klass)
       "gst-cuda-imgproc authors");
 
   filter_class->process = GST_DEBUG_FUNCPTR (gst_cuda_otsu_process);
+  filter_class->attaches_intensity = TRUE;
   filter_class->frame_done = GST_DEBUG_FUNCPTR (gst_cuda_otsu_frame_done);
   /* The frame's threshold. */
   filter_class->readback_size = 1;

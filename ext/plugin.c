@@ -17,6 +17,9 @@
 #include "gstcudamask.h"
 #include "gstcudaequalize.h"
 #include "gstcudaotsu.h"
+#include "gstcudablur.h"
+#include "gstcudamorph.h"
+#include "gstcudalabel.h"
 
 /* Registration needs no driver: elements look for CUDA when they start. */
 static gboolean
@@ -28,10 +31,14 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (cudamask, plugin);
   ret |= GST_ELEMENT_REGISTER (cudaequalize, plugin);
   ret |= GST_ELEMENT_REGISTER (cudaotsu, plugin);
+  ret |= GST_ELEMENT_REGISTER (cudablur, plugin);
+  ret |= GST_ELEMENT_REGISTER (cudamorph, plugin);
+  ret |= GST_ELEMENT_REGISTER (cudalabel, plugin);
 
   return ret;
 }
 
 GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, cudaimgproc,
-    "GPU image processing with CUDA: gray, mask, equalize, Otsu",
+    "GPU image processing with CUDA: gray, mask, equalize, Otsu, blur, "
+    "morphology, labelling",
     plugin_init, VERSION, GST_LICENSE, GST_PACKAGE_NAME, GST_PACKAGE_ORIGIN)

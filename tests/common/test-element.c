@@ -358,11 +358,28 @@ cip_test_assert_buffer_plane_equal (GstBuffer * a, GstBuffer * b,
 CipImage
 cip_test_expected_default (const gchar * element, const CipImage * src)
 {
-  CipImage dst = cip_test_image_new (src->width, src->height,
-      CIP_FORMAT_GRAY8, 0);
+  CipFormat format = g_str_equal (element, "cudablur") ||
+      g_str_equal (element, "cudamorph") ? src->format :
+      g_str_equal (element, "cudalabel") ? CIP_FORMAT_RGBA : CIP_FORMAT_GRAY8;
+  CipImage dst = cip_test_image_new (src->width, src->height, format, 0);
   CipStatus status;
 
-  if (g_str_equal (element, "cudagray")) {
+  if (g_str_equal (element, "cudablur")) {
+    status = cip_ref_blur (src, &dst, 1.0, NULL);
+  } else if (g_str_equal (element, "cudamorph")) {
+    status = cip_ref_morph (src, &dst, CIP_MORPH_ERODE, CIP_SHAPE_DISK, 1,
+        NULL);
+  } else if (g_str_equal (element, "cudalabel")) {
+    CipLabelParams params = { 8, 0 };
+    CipRegion *regions = g_new (CipRegion, (gsize) src->width * src->height);
+    uint32_t count;
+    CipRegionTable table = { regions, (uint32_t) src->width * src->height,
+      &count
+    };
+
+    status = cip_ref_label (src, NULL, &params, &dst, &table, NULL);
+    g_free (regions);
+  } else if (g_str_equal (element, "cudagray")) {
     status = cip_ref_gray (src, &dst, CIP_GRAY_BT601, NULL);
   } else if (g_str_equal (element, "cudamask")) {
     CipMaskParams params = { 0, 255, false };

@@ -7,7 +7,7 @@
  * version 2 of the License, or (at your option) any later version.
  */
 
-/* The base class, GstCudaImgprocFilter, through the four elements: the
+/* The base class, GstCudaImgprocFilter, through its elements: the
  * plugin and its properties, negotiation, malformed input, strides, odd
  * sizes, caps changes, state changes, memory and device selection. */
 
@@ -27,6 +27,9 @@ static const ElementCase elements[] = {
   {"cudamask", GST_VIDEO_FORMAT_GRAY8},
   {"cudaequalize", GST_VIDEO_FORMAT_GRAY8},
   {"cudaotsu", GST_VIDEO_FORMAT_GRAY8},
+  {"cudablur", GST_VIDEO_FORMAT_BGRx},
+  {"cudamorph", GST_VIDEO_FORMAT_GRAY8},
+  {"cudalabel", GST_VIDEO_FORMAT_GRAY8},
 };
 
 /* The image format of the first plane of @format. */
@@ -90,10 +93,11 @@ push_and_check_frame (GstHarness * h, const gchar * element,
 
 /* ---- The plugin and its properties ---- */
 
-GST_START_TEST (test_plugin_has_the_four_elements)
+GST_START_TEST (test_plugin_has_its_elements)
 {
   static const gchar *expected[] = {
-    "cudagray", "cudamask", "cudaequalize", "cudaotsu",
+    "cudagray", "cudamask", "cudaequalize", "cudaotsu", "cudablur",
+    "cudamorph", "cudalabel",
   };
   GstRegistry *registry = gst_registry_get ();
   GstPlugin *plugin;
@@ -172,6 +176,26 @@ static const PropertyCase otsu_properties[] = {
   {"post-messages", G_TYPE_BOOLEAN, TRUE, "false", NULL, NULL, NULL},
 };
 
+static const PropertyCase blur_properties[] = {
+  {"sigma", G_TYPE_DOUBLE, TRUE, "1", NULL, NULL, NULL},
+};
+
+static const PropertyCase morph_properties[] = {
+  {"operation", G_TYPE_ENUM, TRUE, "erode", NULL, NULL,
+      "erode,dilate,open,close"},
+  {"shape", G_TYPE_ENUM, TRUE, "disk", NULL, NULL, "disk,square,cross"},
+  {"radius", G_TYPE_UINT, TRUE, "1", "1", "32", NULL},
+};
+
+static const PropertyCase label_properties[] = {
+  {"mode", G_TYPE_ENUM, TRUE, "color", NULL, NULL,
+      "color,labels,passthrough"},
+  {"connectivity", G_TYPE_ENUM, TRUE, "8", NULL, NULL, "4,8"},
+  {"min-area", G_TYPE_UINT, TRUE, "0", "0", "4294967295", NULL},
+  {"post-messages", G_TYPE_BOOLEAN, TRUE, "false", NULL, NULL, NULL},
+  {"n-regions", G_TYPE_UINT, FALSE, "0", "0", "4294967295", NULL},
+};
+
 static void
 check_property (GObjectClass * klass, const PropertyCase * p)
 {
@@ -236,6 +260,15 @@ GST_START_TEST (test_element_properties)
   } else if (g_str_equal (name, "cudaotsu")) {
     own = otsu_properties;
     n_own = G_N_ELEMENTS (otsu_properties);
+  } else if (g_str_equal (name, "cudablur")) {
+    own = blur_properties;
+    n_own = G_N_ELEMENTS (blur_properties);
+  } else if (g_str_equal (name, "cudamorph")) {
+    own = morph_properties;
+    n_own = G_N_ELEMENTS (morph_properties);
+  } else if (g_str_equal (name, "cudalabel")) {
+    own = label_properties;
+    n_own = G_N_ELEMENTS (label_properties);
   }
 
   element = gst_element_factory_make (name, NULL);
@@ -399,6 +432,10 @@ static const ElementCase odd_size_cases[] = {
   {"cudaequalize", GST_VIDEO_FORMAT_NV12},
   {"cudaequalize", GST_VIDEO_FORMAT_I420},
   {"cudaotsu", GST_VIDEO_FORMAT_GRAY8},
+  {"cudablur", GST_VIDEO_FORMAT_GRAY8},
+  {"cudablur", GST_VIDEO_FORMAT_ABGR},
+  {"cudamorph", GST_VIDEO_FORMAT_RGBA},
+  {"cudalabel", GST_VIDEO_FORMAT_GRAY8},
 };
 
 static const gint odd_sizes[][2] = {
@@ -595,7 +632,7 @@ cudaimgprocfilter_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_set_timeout (tc, CIP_TEST_TIMEOUT);
-  tcase_add_test (tc, test_plugin_has_the_four_elements);
+  tcase_add_test (tc, test_plugin_has_its_elements);
   tcase_add_loop_test (tc, test_element_properties, 0, n);
   tcase_add_test (tc, test_mask_refuses_rgba);
   tcase_add_test (tc, test_gray_refuses_yuy2);

@@ -15,7 +15,8 @@
 #include "test-element.h"
 
 static const gchar *elements[] = {
-  "cudagray", "cudamask", "cudaequalize", "cudaotsu",
+  "cudagray", "cudamask", "cudaequalize", "cudaotsu", "cudablur",
+  "cudamorph", "cudalabel",
 };
 
 /* Brings @name (backend left at its default) up towards PLAYING and checks

@@ -1,0 +1,603 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/**
+ * SECTION:element-cudalabel
+ * @title: cudalabel
+ *
+ * Labels the connected regions of a mask's non-zero pixels on the GPU and
+ * measures each: area, bounding box, centroid and mean intensity.  Regions
+ * are numbered 1..N in raster order of their first pixel, as OpenCV's
+ * `connectedComponents` (`CCL_WU`) and scikit-image's `label` number them;
+ * regions smaller than `min-area` are dropped.
+ *
+ * The output (`mode`) is a colour image of the labels (each label its own
+ * colour, as scikit-image's `label2rgb` paints it, background black), the
+ * label ids as GRAY16_LE, or the mask itself.
+ *
+ * Every output frame carries one #GstVideoRegionOfInterestMeta per region
+ * (roi type `cudalabel-region`, id the label, the bounding box as its
+ * rectangle) with a `region-stats` parameter structure:
+ *
+ * - `label` (#guint), `area` (#guint, pixels)
+ * - `centroid-x`, `centroid-y` (#gdouble, pixels)
+ * - `mean-intensity` (#gdouble)
+ *
+ * With `post-messages=true` the same table is posted on the bus as a
+ * `cudalabel` element message, with `timestamp`, `stream-time`,
+ * `running-time`, `duration`, `n-regions` and `regions`, a #GstValueArray
+ * of `region` structures holding the fields above plus `x`, `y`, `width`
+ * and `height`.
+ *
+ * The mean intensity is that of the gray frame a mask was made from:
+ * `cudaotsu` and `cudamask` attach their gray input to each mask
+ * (#GstCudaImgprocIntensityMeta), `cudamorph` and other elements pass it
+ * on, and `cudalabel` averages it per region, as scikit-image's
+ * `regionprops_table (labels, intensity_image=...)` does.  Without one it
+ * averages the mask's own values.  Labelling and statistics stay on the
+ * GPU; only the table comes back, once per frame.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 filesrc location=coins.png ! pngdec ! videoconvert ! cudagray ! cudablur sigma=2 ! cudaotsu ! cudamorph operation=erode shape=disk radius=2 ! cudalabel post-messages=true ! videoconvert ! pngenc ! filesink location=labels.png
+ * ]|
+ *
+ * Since: 0.1
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include "gstcudalabel.h"
+#include "cip-ref.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_label_debug);
+#define GST_CAT_DEFAULT gst_cuda_label_debug
+
+/**
+ * GstCudaLabelMode:
+ * @GST_CUDA_LABEL_MODE_COLOR: RGBA, a colour per label, background black
+ * @GST_CUDA_LABEL_MODE_LABELS: GRAY16_LE label ids, background 0
+ * @GST_CUDA_LABEL_MODE_PASSTHROUGH: the input mask, unchanged
+ *
+ * What `cudalabel` outputs; the statistics are the same in every mode.
+ *
+ * Since: 0.1
+ */
+typedef enum
+{
+  GST_CUDA_LABEL_MODE_COLOR,
+  GST_CUDA_LABEL_MODE_LABELS,
+  GST_CUDA_LABEL_MODE_PASSTHROUGH,
+} GstCudaLabelMode;
+
+/**
+ * GstCudaLabelConnectivity:
+ * @GST_CUDA_LABEL_CONNECTIVITY_4: pixels touching by an edge
+ * @GST_CUDA_LABEL_CONNECTIVITY_8: pixels touching by an edge or a corner
+ *
+ * Since: 0.1
+ */
+typedef enum
+{
+  GST_CUDA_LABEL_CONNECTIVITY_4 = 4,
+  GST_CUDA_LABEL_CONNECTIVITY_8 = 8,
+} GstCudaLabelConnectivity;
+
+#define GST_TYPE_CUDA_LABEL_MODE (gst_cuda_label_mode_get_type ())
+#define GST_TYPE_CUDA_LABEL_CONNECTIVITY \
+  (gst_cuda_label_connectivity_get_type ())
+
+enum
+{
+  PROP_0,
+  PROP_MODE,
+  PROP_CONNECTIVITY,
+  PROP_MIN_AREA,
+  PROP_POST_MESSAGES,
+  PROP_N_REGIONS,
+};
+
+#define DEFAULT_MODE GST_CUDA_LABEL_MODE_COLOR
+#define DEFAULT_CONNECTIVITY GST_CUDA_LABEL_CONNECTIVITY_8
+#define DEFAULT_MIN_AREA 0
+#define DEFAULT_POST_MESSAGES FALSE
+
+/* Regions the table holds before it first grows. */
+#define INITIAL_CAPACITY 1024
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK,
+    GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_CUDA_IMGPROC_CAPS_MAKE ("GRAY8")));
+
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC,
+    GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_CUDA_IMGPROC_CAPS_MAKE
+        ("{ RGBA, GRAY16_LE, GRAY8 }")));
+
+static const gchar *const input_formats[] = { "GRAY8", NULL };
+
+static const gchar *const mode_formats[][2] = {
+  [GST_CUDA_LABEL_MODE_COLOR] = {"RGBA", NULL},
+  [GST_CUDA_LABEL_MODE_LABELS] = {"GRAY16_LE", NULL},
+  [GST_CUDA_LABEL_MODE_PASSTHROUGH] = {"GRAY8", NULL},
+};
+
+struct _GstCudaLabel
+{
+  GstCudaImgprocFilter parent;
+
+  /* Properties, under the object lock. */
+  GstCudaLabelMode mode;
+  GstCudaLabelConnectivity connectivity;
+  guint min_area;
+  gboolean post_messages;
+  guint n_regions;
+
+  /* The region table: page-locked on the cuda backend.  It grows (and the
+   * frame is labelled again) when a frame has more regions than ever. */
+  CipRegionTable table;
+  gboolean warned_saturated;
+};
+
+static GType
+gst_cuda_label_mode_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_CUDA_LABEL_MODE_COLOR,
+        "RGBA: a colour per label, background black", "color"},
+    {GST_CUDA_LABEL_MODE_LABELS, "GRAY16_LE label ids, background 0",
+        "labels"},
+    {GST_CUDA_LABEL_MODE_PASSTHROUGH, "The input mask, unchanged",
+        "passthrough"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaLabelMode", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+static GType
+gst_cuda_label_connectivity_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_CUDA_LABEL_CONNECTIVITY_4, "Pixels touching by an edge", "4"},
+    {GST_CUDA_LABEL_CONNECTIVITY_8,
+        "Pixels touching by an edge or a corner", "8"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaLabelConnectivity", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+G_DEFINE_TYPE_WITH_CODE (GstCudaLabel, gst_cuda_label,
+    GST_TYPE_CUDA_IMGPROC_FILTER,
+    GST_DEBUG_CATEGORY_INIT (gst_cuda_label_debug, "cudalabel", 0,
+        "cudalabel element"));
+GST_ELEMENT_REGISTER_DEFINE (cudalabel, "cudalabel", GST_RANK_NONE,
+    GST_TYPE_CUDA_LABEL);
+
+static void gst_cuda_label_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec);
+static void gst_cuda_label_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec);
+static const gchar *const *gst_cuda_label_get_output_formats
+    (GstCudaImgprocFilter * filter);
+static CipStatus gst_cuda_label_process (GstCudaImgprocFilter * filter,
+    const CipImage * src, CipImage * dst, guint8 * readback,
+    CipStream * stream);
+static void gst_cuda_label_frame_done (GstCudaImgprocFilter * filter,
+    GstBuffer * outbuf, const guint8 * readback);
+static void gst_cuda_label_release (GstCudaImgprocFilter * filter,
+    CipStream * stream);
+
+static void
+gst_cuda_label_class_init (GstCudaLabelClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstCudaImgprocFilterClass *filter_class =
+      GST_CUDA_IMGPROC_FILTER_CLASS (klass);
+
+  gobject_class->set_property = gst_cuda_label_set_property;
+  gobject_class->get_property = gst_cuda_label_get_property;
+
+  /**
+   * GstCudaLabel:mode:
+   *
+   * What the source pad gives: a colour image of the labels (RGBA), the
+   * label ids (GRAY16_LE; ids above 65535 are written as 65535 and a
+   * warning is posted), or the mask itself (GRAY8).
+   *
+   * Since: 0.1
+   */
+  g_object_class_install_property (gobject_class, PROP_MODE,
+      g_param_spec_enum ("mode", "Output mode",
+          "Output a colour image of the labels (RGBA), the label ids "
+          "(GRAY16_LE) or the input mask (GRAY8)",
+          GST_TYPE_CUDA_LABEL_MODE, DEFAULT_MODE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
+  /**
+   * GstCudaLabel:connectivity:
+   *
+   * Whether pixels touching only by a corner belong to the same region.
+   *
+   * Since: 0.1
+   */
+  g_object_class_install_property (gobject_class, PROP_CONNECTIVITY,
+      g_param_spec_enum ("connectivity", "Connectivity",
+          "4: pixels touching by an edge are connected; 8: by an edge or a "
+          "corner", GST_TYPE_CUDA_LABEL_CONNECTIVITY, DEFAULT_CONNECTIVITY,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+
+  /**
+   * GstCudaLabel:min-area:
+   *
+   * Regions of fewer pixels become background; the others are numbered
+   * 1..N in the same order.
+   *
+   * Since: 0.1
+   */
+  g_object_class_install_property (gobject_class, PROP_MIN_AREA,
+      g_param_spec_uint ("min-area", "Minimum area",
+          "Regions of fewer pixels than this become background (0 and 1 "
+          "keep every region)", 0, G_MAXUINT, DEFAULT_MIN_AREA,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE));
+
+  /**
+   * GstCudaLabel:post-messages:
+   *
+   * Post each frame's region table as a `cudalabel` element message.
+   *
+   * Since: 0.1
+   */
+  g_object_class_install_property (gobject_class, PROP_POST_MESSAGES,
+      g_param_spec_boolean ("post-messages", "Post messages",
+          "Post each frame's region table, with its timestamps, as a "
+          "'cudalabel' element message", DEFAULT_POST_MESSAGES,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+
+  /**
+   * GstCudaLabel:n-regions:
+   *
+   * The number of regions of the last frame processed.
+   *
+   * Since: 0.1
+   */
+  g_object_class_install_property (gobject_class, PROP_N_REGIONS,
+      g_param_spec_uint ("n-regions", "Regions",
+          "Number of regions in the last frame processed (0 before the first)",
+          0, G_MAXUINT, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class,
+      "CUDA connected-component labelling", "Filter/Analyzer/Video",
+      "Labels the regions of a mask and measures them, on the GPU",
+      "gst-cuda-imgproc authors");
+
+  filter_class->get_output_formats =
+      GST_DEBUG_FUNCPTR (gst_cuda_label_get_output_formats);
+  filter_class->process = GST_DEBUG_FUNCPTR (gst_cuda_label_process);
+  filter_class->frame_done = GST_DEBUG_FUNCPTR (gst_cuda_label_frame_done);
+  filter_class->release = GST_DEBUG_FUNCPTR (gst_cuda_label_release);
+  filter_class->input_formats = input_formats;
+  filter_class->reads_intensity = TRUE;
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_LABEL_MODE, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_LABEL_CONNECTIVITY, 0);
+}
+
+static void
+gst_cuda_label_init (GstCudaLabel * self)
+{
+  self->mode = DEFAULT_MODE;
+  self->connectivity = DEFAULT_CONNECTIVITY;
+  self->min_area = DEFAULT_MIN_AREA;
+  self->post_messages = DEFAULT_POST_MESSAGES;
+}
+
+static void
+gst_cuda_label_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstCudaLabel *self = GST_CUDA_LABEL (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_MODE:
+      self->mode = g_value_get_enum (value);
+      break;
+    case PROP_CONNECTIVITY:
+      self->connectivity = g_value_get_enum (value);
+      break;
+    case PROP_MIN_AREA:
+      self->min_area = g_value_get_uint (value);
+      break;
+    case PROP_POST_MESSAGES:
+      self->post_messages = g_value_get_boolean (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+
+  /* The source pad's format follows the mode. */
+  if (prop_id == PROP_MODE)
+    gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
+}
+
+static void
+gst_cuda_label_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstCudaLabel *self = GST_CUDA_LABEL (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_MODE:
+      g_value_set_enum (value, self->mode);
+      break;
+    case PROP_CONNECTIVITY:
+      g_value_set_enum (value, self->connectivity);
+      break;
+    case PROP_MIN_AREA:
+      g_value_set_uint (value, self->min_area);
+      break;
+    case PROP_POST_MESSAGES:
+      g_value_set_boolean (value, self->post_messages);
+      break;
+    case PROP_N_REGIONS:
+      g_value_set_uint (value, self->n_regions);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static const gchar *const *
+gst_cuda_label_get_output_formats (GstCudaImgprocFilter * filter)
+{
+  GstCudaLabel *self = GST_CUDA_LABEL (filter);
+  GstCudaLabelMode mode;
+
+  GST_OBJECT_LOCK (self);
+  mode = self->mode;
+  GST_OBJECT_UNLOCK (self);
+  return mode_formats[mode];
+}
+
+static void
+table_free (GstCudaLabel * self, CipStream * stream)
+{
+  if (stream) {
+    cip_host_free (self->table.regions, stream);
+    cip_host_free (self->table.count, stream);
+  } else {
+    g_free (self->table.regions);
+    g_free (self->table.count);
+  }
+  memset (&self->table, 0, sizeof (self->table));
+}
+
+/* A table of at least @capacity regions: page-locked with a stream, where
+ * the kernels write it directly. */
+static CipStatus
+table_reserve (GstCudaLabel * self, guint32 capacity, CipStream * stream)
+{
+  CipStatus status = CIP_OK;
+
+  if (self->table.count && self->table.capacity >= capacity)
+    return CIP_OK;
+
+  table_free (self, stream);
+  GST_DEBUG_OBJECT (self, "region table of %u entries", capacity);
+  if (stream) {
+    status = cip_host_alloc ((void **) &self->table.regions,
+        (size_t) capacity * sizeof (CipRegion), stream);
+    if (status == CIP_OK)
+      status = cip_host_alloc ((void **) &self->table.count,
+          sizeof (uint32_t), stream);
+  } else {
+    self->table.regions = g_try_new (CipRegion, capacity);
+    self->table.count = g_new0 (uint32_t, 1);
+    if (self->table.regions == NULL)
+      status = CIP_ERROR_OUT_OF_MEMORY;
+  }
+  if (status != CIP_OK) {
+    table_free (self, stream);
+    return status;
+  }
+  self->table.capacity = capacity;
+  *self->table.count = 0;
+  return CIP_OK;
+}
+
+static CipStatus
+label_once (const CipImage * mask, const CipImage * intensity,
+    const CipLabelParams * params, CipImage * dst, CipRegionTable * table,
+    CipStream * stream)
+{
+  CipStatus status;
+
+  if (stream == NULL)
+    return cip_ref_label (mask, intensity, params, dst, table, NULL);
+  status = cip_label (mask, intensity, params, dst, table, stream);
+  if (status == CIP_OK)
+    status = cip_stream_synchronize (stream);
+  return status;
+}
+
+/* The mask's rows into @dst (passthrough mode). */
+static CipStatus
+copy_mask (const CipImage * src, CipImage * dst, CipStream * stream)
+{
+  int y;
+
+  if (stream)
+    return cip_copy (src, dst, stream);
+  for (y = 0; y < src->height; y++)
+    memcpy ((guint8 *) dst->data + y * dst->stride,
+        (const guint8 *) src->data + y * src->stride, src->width);
+  return CIP_OK;
+}
+
+static CipStatus
+gst_cuda_label_process (GstCudaImgprocFilter * filter, const CipImage * src,
+    CipImage * dst, guint8 * readback, CipStream * stream)
+{
+  GstCudaLabel *self = GST_CUDA_LABEL (filter);
+  const CipImage *intensity = gst_cuda_imgproc_filter_get_intensity (filter);
+  CipLabelParams params;
+  CipImage *label_dst;
+  CipStatus status;
+
+  GST_OBJECT_LOCK (self);
+  params.connectivity = self->connectivity;
+  params.min_area = self->min_area;
+  GST_OBJECT_UNLOCK (self);
+
+  /* The negotiated format decides: GRAY8 is the mask passed through. */
+  label_dst = dst->format == CIP_FORMAT_GRAY8 ? NULL : dst;
+
+  status = table_reserve (self, INITIAL_CAPACITY, stream);
+  if (status == CIP_OK)
+    status = label_once (src, intensity, &params, label_dst, &self->table,
+        stream);
+  /* More regions than ever before: a table that holds them all, and the
+   * frame again (allocation happens only when the count hits a new high). */
+  if (status == CIP_OK && *self->table.count > self->table.capacity) {
+    status = table_reserve (self, *self->table.count + *self->table.count / 4,
+        stream);
+    if (status == CIP_OK)
+      status = label_once (src, intensity, &params, label_dst, &self->table,
+          stream);
+  }
+  if (status == CIP_OK && label_dst == NULL)
+    status = copy_mask (src, dst, stream);
+  return status;
+}
+
+/* The statistics of @region as fields of @s. */
+static void
+set_region_fields (GstStructure * s, const CipRegion * region)
+{
+  double area = region->area;
+
+  gst_structure_set (s,
+      "label", G_TYPE_UINT, region->label,
+      "area", G_TYPE_UINT, region->area,
+      "centroid-x", G_TYPE_DOUBLE, (double) region->sum_x / area,
+      "centroid-y", G_TYPE_DOUBLE, (double) region->sum_y / area,
+      "mean-intensity", G_TYPE_DOUBLE,
+      (double) region->sum_intensity / area, NULL);
+}
+
+static void
+gst_cuda_label_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
+    const guint8 * readback)
+{
+  GstCudaLabel *self = GST_CUDA_LABEL (filter);
+  GstSegment *segment = &GST_BASE_TRANSFORM (filter)->segment;
+  GstClockTime pts = GST_BUFFER_PTS (outbuf);
+  guint32 count = *self->table.count, i;
+  guint32 n = MIN (count, self->table.capacity);
+  GValue regions = G_VALUE_INIT;
+  gboolean post, saturated;
+  GstStructure *s;
+
+  GST_OBJECT_LOCK (self);
+  self->n_regions = count;
+  post = self->post_messages;
+  saturated = self->mode == GST_CUDA_LABEL_MODE_LABELS && count > G_MAXUINT16;
+  GST_OBJECT_UNLOCK (self);
+
+  GST_LOG_OBJECT (self, "%u regions at %" GST_TIME_FORMAT, count,
+      GST_TIME_ARGS (pts));
+
+  if (saturated && !self->warned_saturated)
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT,
+        ("%u regions do not fit in 16-bit label ids: those past %u are "
+            "written as %u.", count, G_MAXUINT16, G_MAXUINT16),
+        ("use mode=color or a larger min-area"));
+  self->warned_saturated = saturated;
+
+  if (post) {
+    g_value_init (&regions, GST_TYPE_ARRAY);
+    gst_value_array_init (&regions, n);
+  }
+  for (i = 0; i < n; i++) {
+    const CipRegion *region = &self->table.regions[i];
+    GstVideoRegionOfInterestMeta *roi;
+
+    roi = gst_buffer_add_video_region_of_interest_meta (outbuf,
+        "cudalabel-region", region->left, region->top, region->width,
+        region->height);
+    roi->id = (gint) region->label;
+    s = gst_structure_new_empty ("region-stats");
+    set_region_fields (s, region);
+    gst_video_region_of_interest_meta_add_param (roi, s);
+
+    if (post) {
+      GValue v = G_VALUE_INIT;
+
+      s = gst_structure_new ("region",
+          "x", G_TYPE_UINT, region->left, "y", G_TYPE_UINT, region->top,
+          "width", G_TYPE_UINT, region->width,
+          "height", G_TYPE_UINT, region->height, NULL);
+      set_region_fields (s, region);
+      g_value_init (&v, GST_TYPE_STRUCTURE);
+      g_value_take_boxed (&v, s);
+      gst_value_array_append_and_take_value (&regions, &v);
+    }
+  }
+
+  if (!post)
+    return;
+
+  s = gst_structure_new ("cudalabel",
+      "timestamp", G_TYPE_UINT64, pts,
+      "stream-time", G_TYPE_UINT64,
+      gst_segment_to_stream_time (segment, GST_FORMAT_TIME, pts),
+      "running-time", G_TYPE_UINT64,
+      gst_segment_to_running_time (segment, GST_FORMAT_TIME, pts),
+      "duration", G_TYPE_UINT64, GST_BUFFER_DURATION (outbuf),
+      "n-regions", G_TYPE_UINT, count, NULL);
+  gst_structure_take_value (s, "regions", &regions);
+  gst_element_post_message (GST_ELEMENT (self),
+      gst_message_new_element (GST_OBJECT (self), s));
+}
+
+static void
+gst_cuda_label_release (GstCudaImgprocFilter * filter, CipStream * stream)
+{
+  table_free (GST_CUDA_LABEL (filter), stream);
+}
