@@ -551,7 +551,6 @@ gst_cuda_label_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
   self->warned_saturated = saturated;
 
   if (post) {
-    g_value_init (&regions, GST_TYPE_ARRAY);
     gst_value_array_init (&regions, n);
   }
   for (i = 0; i < n; i++) {

@@ -273,6 +273,11 @@ out:
 #define DEVICE_CHAIN "cudagray backend=%s ! cudaequalize backend=%s ! " \
   "cudaotsu backend=%s ! video/x-raw(memory:CUDAMemory)"
 
+/* The scikit-image segmentation workflow: blur, Otsu, erosion by disk(2),
+ * labels painted in colour, region statistics. */
+#define SEED_CHAIN "cudagray ! cudablur sigma=2 ! cudaotsu ! cudamorph " \
+  "operation=erode shape=disk radius=2 ! cudalabel"
+
 static const Case gpu_cases[] = {
   {"cudagray, system memory", "RGBA", SOURCE_PINNED, GRAY_CHAIN, NULL},
   {"cudagray, system memory (pageable source)", "RGBA", SOURCE_PAGEABLE,
@@ -309,6 +314,17 @@ static const Case gpu_cases[] = {
   {"videoconvert to GRAY8 (CPU)", "RGBA", SOURCE_PAGEABLE,
       "videoconvert ! video/x-raw,format=GRAY8", NULL},
   {"cudagray backend=cpu", "RGBA", SOURCE_PAGEABLE, GRAY_CHAIN, "cpu"},
+  {"cudablur sigma=2, CUDA memory", "GRAY8", SOURCE_CUDA,
+      "cudablur sigma=2 ! video/x-raw(memory:CUDAMemory)", NULL},
+  {"cudamorph erode disk 2, CUDA memory", "GRAY8", SOURCE_CUDA,
+        "cudamorph operation=erode shape=disk radius=2 ! "
+      "video/x-raw(memory:CUDAMemory)", NULL},
+  {"cudaotsu ! cudalabel, CUDA memory", "GRAY8", SOURCE_CUDA,
+      "cudaotsu ! cudalabel ! video/x-raw(memory:CUDAMemory)", NULL},
+  {"seed workflow, CUDA memory", "RGBA", SOURCE_CUDA, SEED_CHAIN
+        " ! video/x-raw(memory:CUDAMemory)", NULL},
+  {"seed workflow, system memory ends", "RGBA", SOURCE_PINNED, SEED_CHAIN
+        " ! video/x-raw", NULL},
 };
 
 static const Case cpu_cases[] = {

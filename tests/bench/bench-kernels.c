@@ -87,11 +87,12 @@ typedef enum
   INPUT_RGBA,
   INPUT_NATURAL,
   INPUT_UNIFORM,
+  INPUT_MASK,
   N_INPUTS,
 } InputKind;
 
 static const char *input_names[N_INPUTS] = {
-  "random RGBA", "gray of random RGBA", "uniform GRAY8"
+  "random RGBA", "gray of random RGBA", "uniform GRAY8", "random 50% mask"
 };
 
 /* Images an operation rotates through. */
@@ -113,6 +114,11 @@ typedef struct
   int32_t *npp_hist;            /* device, 256 bins */
   int32_t *npp_values;          /* device, 256-entry lookup table */
   int32_t *npp_levels;          /* device, 0 .. 255 */
+  /* cip_label's tables: the count alone, and every region (page-locked),
+   * and a GRAY16 label image. */
+  CipRegionTable count_only;
+  CipRegionTable all_regions;
+  CipImage label_ids;
 } Ctx;
 
 typedef gboolean (*OpFunc) (Ctx * c, const CipImage * src, CipImage * dst);
@@ -137,6 +143,9 @@ typedef struct
 } OpCase;
 
 static const CipMaskParams mask_params = { 128, 255, false };
+/* A 50% mask of uniform bytes. */
+static const CipMaskParams half_mask = { 127, 255, false };
+static const CipLabelParams label_params = { 8, 0 };
 
 static const struct
 {
@@ -294,7 +303,70 @@ run_otsu (Ctx * c, const CipImage * src, CipImage * dst)
   return cip_otsu (src, dst, false, c->threshold, c->stream) == CIP_OK;
 }
 
+/* 5x5: radius ceil (4 * 0.5) = 2. */
+static gboolean
+run_blur_5x5 (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return cip_blur (src, dst, 0.5, c->stream) == CIP_OK;
+}
+
+static gboolean
+run_erode_3x3 (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return cip_morph (src, dst, CIP_MORPH_ERODE, CIP_SHAPE_SQUARE, 1,
+      c->stream) == CIP_OK;
+}
+
+static gboolean
+run_erode_disk_2 (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return cip_morph (src, dst, CIP_MORPH_ERODE, CIP_SHAPE_DISK, 2,
+      c->stream) == CIP_OK;
+}
+
+static gboolean
+run_label_count (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return cip_label (src, NULL, &label_params, NULL, &c->count_only,
+      c->stream) == CIP_OK;
+}
+
+static gboolean
+run_label_table (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return cip_label (src, NULL, &label_params, NULL, &c->all_regions,
+      c->stream) == CIP_OK;
+}
+
+static gboolean
+run_label_ids (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return cip_label (src, NULL, &label_params, &c->label_ids, &c->count_only,
+      c->stream) == CIP_OK;
+}
+
 #ifdef HAVE_NPP
+
+static gboolean
+run_npp_gauss (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return npp_filter_gauss_5x5 (src->data, (int) src->stride, dst->data,
+      (int) dst->stride, src->width, src->height) == 0;
+}
+
+static gboolean
+run_npp_erode (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return npp_erode_3x3 (src->data, (int) src->stride, dst->data,
+      (int) dst->stride, src->width, src->height) == 0;
+}
+
+static gboolean
+run_npp_label (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return npp_label_markers_uf (src->data, (int) src->stride, src->width,
+      src->height) == 0;
+}
 
 static gboolean
 run_npp_gray (Ctx * c, const CipImage * src, CipImage * dst)
@@ -367,6 +439,23 @@ static const OpCase op_cases[] = {
   {"cip_otsu", INPUT_UNIFORM, run_otsu, NPP_PEER (run_npp_otsu),
         "HistogramEven + Threshold_GTVal, no threshold search",
       PREPARE_OTSU, 3},
+  {"cip_blur 5x5 (sigma 0.5)", INPUT_NATURAL, run_blur_5x5,
+        NPP_PEER (run_npp_gauss), "FilterGauss 5x5 (ROI less 2 pixels)",
+      PREPARE_NONE, 2},
+  {"cip_morph erode 3x3", INPUT_NATURAL, run_erode_3x3,
+        NPP_PEER (run_npp_erode), "Erode3x3 (ROI less 1 pixel)",
+      PREPARE_NONE, 2},
+  {"cip_morph erode disk 2", INPUT_MASK, run_erode_disk_2, NULL, NULL,
+      PREPARE_NONE, 2},
+  {"cip_label, statistics, count only", INPUT_MASK, run_label_count,
+        NPP_PEER (run_npp_label), "LabelMarkersUF alone (8-way)",
+      PREPARE_NONE, 1},
+  {"cip_label, statistics, table to host", INPUT_MASK, run_label_table,
+        NPP_PEER (run_npp_label), "LabelMarkersUF alone (8-way)",
+      PREPARE_NONE, 1},
+  {"cip_label, statistics, GRAY16 ids", INPUT_MASK, run_label_ids,
+        NPP_PEER (run_npp_label), "LabelMarkersUF alone (8-way)",
+      PREPARE_NONE, 3},
 };
 
 #ifdef HAVE_NPP
@@ -382,6 +471,12 @@ static const OpCase npp_cases[] = {
       PREPARE_LUT, 2},
   {"nppiThreshold_GTVal_8u_C1R_Ctx", INPUT_UNIFORM, run_npp_threshold, NULL,
       NULL, PREPARE_MASK, 2},
+  {"nppiFilterGauss_8u_C1R_Ctx 5x5", INPUT_NATURAL, run_npp_gauss, NULL,
+      NULL, PREPARE_NONE, 2},
+  {"nppiErode3x3_8u_C1R_Ctx", INPUT_NATURAL, run_npp_erode, NULL, NULL,
+      PREPARE_NONE, 2},
+  {"nppiLabelMarkersUF_8u32u_C1R_Ctx", INPUT_MASK, run_npp_label, NULL,
+      NULL, PREPARE_NONE, 5},
 };
 #endif
 
@@ -627,6 +722,39 @@ set_fill_random (Set * set, Ctx * c, uint64_t seed)
   return ok;
 }
 
+/* cip_label's tables for @width x @height masks: room for every region of
+ * 8-connectivity (at most one per 2x2 block). */
+static gboolean
+label_tables_alloc (Ctx * c, int width, int height)
+{
+  uint32_t capacity = (uint32_t) ((width + 1) / 2) * ((height + 1) / 2);
+
+  if (cip_host_alloc ((void **) &c->count_only.count, sizeof (uint32_t),
+          c->stream) != CIP_OK
+      || cip_host_alloc ((void **) &c->all_regions.count, sizeof (uint32_t),
+          c->stream) != CIP_OK
+      || cip_host_alloc ((void **) &c->all_regions.regions,
+          (size_t) capacity * sizeof (CipRegion), c->stream) != CIP_OK
+      || cip_image_alloc (&c->label_ids, width, height, CIP_FORMAT_GRAY16,
+          c->stream) != CIP_OK) {
+    g_printerr ("label tables: %s\n", cip_stream_error (c->stream));
+    return FALSE;
+  }
+  c->all_regions.capacity = capacity;
+  return TRUE;
+}
+
+static void
+label_tables_free (Ctx * c)
+{
+  cip_host_free (c->count_only.count, c->stream);
+  cip_host_free (c->all_regions.count, c->stream);
+  cip_host_free (c->all_regions.regions, c->stream);
+  cip_image_free (&c->label_ids, c->stream);
+  memset (&c->count_only, 0, sizeof (c->count_only));
+  memset (&c->all_regions, 0, sizeof (c->all_regions));
+}
+
 /* Number of input/output pairs whose bytes exceed @rotation_bytes. */
 static int
 rotation_count (size_t rotation_bytes, int width, int height, int in_bpp)
@@ -726,13 +854,17 @@ run_size (Ctx * c, int s, size_t rotation_bytes, double copy_gbps)
           CIP_FORMAT_GRAY8, FALSE)
       || !set_alloc (&sets[INPUT_UNIFORM], c, n_gray, width, height,
           CIP_FORMAT_GRAY8, FALSE)
+      || !set_alloc (&sets[INPUT_MASK], c, n_gray, width, height,
+          CIP_FORMAT_GRAY8, FALSE)
       || !set_alloc (&gray_out, c, n_gray, width, height, CIP_FORMAT_GRAY8,
-          FALSE)) {
+          FALSE)
+      || !label_tables_alloc (c, width, height)) {
     n_failed++;
     goto out;
   }
   sets[INPUT_NATURAL].dst = gray_out.src;
   sets[INPUT_UNIFORM].dst = gray_out.src;
+  sets[INPUT_MASK].dst = gray_out.src;
 
   if (!set_fill_random (&sets[INPUT_RGBA], c, 1000 * s + 1)
       || !set_fill_random (&sets[INPUT_UNIFORM], c, 1000 * s + 500)) {
@@ -748,6 +880,12 @@ run_size (Ctx * c, int s, size_t rotation_bytes, double copy_gbps)
             &sets[INPUT_NATURAL].src[i], CIP_GRAY_BT601,
             c->stream) != CIP_OK) {
       op_failed (c, "cip_gray", sizes[s].name, FALSE);
+      goto out;
+    }
+  for (i = 0; i < (guint) n_gray; i++)
+    if (cip_mask (&sets[INPUT_UNIFORM].src[i], &sets[INPUT_MASK].src[i],
+            &half_mask, c->stream) != CIP_OK) {
+      op_failed (c, "cip_mask", sizes[s].name, FALSE);
       goto out;
     }
 
@@ -795,8 +933,10 @@ run_size (Ctx * c, int s, size_t rotation_bytes, double copy_gbps)
 #endif
 
 out:
+  label_tables_free (c);
   sets[INPUT_NATURAL].dst = NULL;
   sets[INPUT_UNIFORM].dst = NULL;
+  sets[INPUT_MASK].dst = NULL;
   for (i = 0; i < N_INPUTS; i++)
     set_free (&sets[i], c);
   set_free (&gray_out, c);
@@ -919,6 +1059,27 @@ ref_otsu (const CipImage * src, CipImage * dst)
   return cip_ref_otsu (src, dst, false, &threshold, NULL);
 }
 
+static CipStatus
+ref_blur_5x5 (const CipImage * src, CipImage * dst)
+{
+  return cip_ref_blur (src, dst, 0.5, NULL);
+}
+
+static CipStatus
+ref_erode_3x3 (const CipImage * src, CipImage * dst)
+{
+  return cip_ref_morph (src, dst, CIP_MORPH_ERODE, CIP_SHAPE_SQUARE, 1, NULL);
+}
+
+static CipStatus
+ref_label (const CipImage * src, CipImage * dst)
+{
+  uint32_t count;
+  CipRegionTable table = { NULL, 0, &count };
+
+  return cip_ref_label (src, NULL, &label_params, NULL, &table, NULL);
+}
+
 static void
 run_quick (void)
 {
@@ -935,6 +1096,9 @@ run_quick (void)
     {"cip_ref_equalize", INPUT_UNIFORM, ref_equalize, 3},
     {"cip_ref_otsu", INPUT_NATURAL, ref_otsu, 3},
     {"cip_ref_otsu", INPUT_UNIFORM, ref_otsu, 3},
+    {"cip_ref_blur 5x5 (sigma 0.5)", INPUT_NATURAL, ref_blur_5x5, 2},
+    {"cip_ref_morph erode 3x3", INPUT_NATURAL, ref_erode_3x3, 2},
+    {"cip_ref_label, statistics", INPUT_MASK, ref_label, 1},
   };
   CipImage inputs[N_INPUTS], dst;
   double pixels = QUICK_WIDTH * QUICK_HEIGHT;
@@ -948,12 +1112,16 @@ run_quick (void)
       CIP_FORMAT_GRAY8);
   inputs[INPUT_UNIFORM] = host_image (QUICK_WIDTH, QUICK_HEIGHT,
       CIP_FORMAT_GRAY8);
+  inputs[INPUT_MASK] = host_image (QUICK_WIDTH, QUICK_HEIGHT,
+      CIP_FORMAT_GRAY8);
   dst = host_image (QUICK_WIDTH, QUICK_HEIGHT, CIP_FORMAT_GRAY8);
   fill_random (inputs[INPUT_RGBA].data, inputs[INPUT_RGBA].stride *
       QUICK_HEIGHT, 1);
   fill_random (inputs[INPUT_UNIFORM].data, inputs[INPUT_UNIFORM].stride *
       QUICK_HEIGHT, 2);
   cip_ref_gray (&inputs[INPUT_RGBA], &inputs[INPUT_NATURAL], CIP_GRAY_BT601,
+      NULL);
+  cip_ref_mask (&inputs[INPUT_UNIFORM], &inputs[INPUT_MASK], &half_mask,
       NULL);
   g_snprintf (size, sizeof (size), "%dx%d", QUICK_WIDTH, QUICK_HEIGHT);
 

@@ -69,6 +69,10 @@ static size_t hist_buffer_size;
 /* The ROI last checked against hist_buffer_size: the size query is a host
  * call, kept out of the timed path. */
 static NppiSize checked_roi;
+/* LabelMarkersUF's output and scratch, for the largest image. */
+static Npp32u *labels;
+static int labels_pitch;
+static Npp8u *label_buffer;
 
 static int
 fail_npp (const char *call, NppStatus status)
@@ -130,6 +134,17 @@ npp_peers_init (cudaStream_t stream, int max_width, int max_height)
           &hist_buffer_size, ctx));
   CUDA_TRY (cudaMalloc ((void **) &hist_buffer, hist_buffer_size));
   checked_roi = roi;
+
+  {
+    int size;
+    size_t pitch;
+
+    NPP_TRY (nppiLabelMarkersUFGetBufferSize_32u_C1R (roi, &size));
+    CUDA_TRY (cudaMalloc ((void **) &label_buffer, size));
+    CUDA_TRY (cudaMallocPitch ((void **) &labels, &pitch,
+            (size_t) max_width * sizeof (Npp32u), max_height));
+    labels_pitch = (int) pitch;
+  }
   return 0;
 }
 
@@ -137,7 +152,11 @@ void
 npp_peers_free (void)
 {
   cudaFree (hist_buffer);
+  cudaFree (label_buffer);
+  cudaFree (labels);
   hist_buffer = NULL;
+  label_buffer = NULL;
+  labels = NULL;
   hist_buffer_size = 0;
 }
 
@@ -200,6 +219,39 @@ npp_threshold_gtval (const void *src, int src_pitch, void *dst,
   return 0;
 }
 
+int
+npp_filter_gauss_5x5 (const void *src, int src_pitch, void *dst,
+    int dst_pitch, int width, int height)
+{
+  NppiSize roi = { width - 4, height - 4 };
+
+  NPP_TRY (nppiFilterGauss_8u_C1R_Ctx ((const Npp8u *) src + 2 * src_pitch +
+          2, src_pitch, (Npp8u *) dst + 2 * dst_pitch + 2, dst_pitch, roi,
+          NPP_MASK_SIZE_5_X_5, ctx));
+  return 0;
+}
+
+int
+npp_erode_3x3 (const void *src, int src_pitch, void *dst, int dst_pitch,
+    int width, int height)
+{
+  NppiSize roi = { width - 2, height - 2 };
+
+  NPP_TRY (nppiErode3x3_8u_C1R_Ctx ((const Npp8u *) src + src_pitch + 1,
+          src_pitch, (Npp8u *) dst + dst_pitch + 1, dst_pitch, roi, ctx));
+  return 0;
+}
+
+int
+npp_label_markers_uf (const void *src, int src_pitch, int width, int height)
+{
+  NppiSize roi = { width, height };
+
+  NPP_TRY (nppiLabelMarkersUF_8u32u_C1R_Ctx ((Npp8u *) src, src_pitch,
+          labels, labels_pitch, roi, nppiNormInf, label_buffer, ctx));
+  return 0;
+}
+
 #else /* !HAVE_NPP */
 
 /* Stubs, so that this file builds (and can be linked) anywhere. */
@@ -248,6 +300,26 @@ npp_lut_linear (const void *src, int src_pitch, void *dst, int dst_pitch,
 int
 npp_threshold_gtval (const void *src, int src_pitch, void *dst,
     int dst_pitch, int width, int height, uint8_t threshold, uint8_t value)
+{
+  return no_npp ();
+}
+
+int
+npp_filter_gauss_5x5 (const void *src, int src_pitch, void *dst,
+    int dst_pitch, int width, int height)
+{
+  return no_npp ();
+}
+
+int
+npp_erode_3x3 (const void *src, int src_pitch, void *dst, int dst_pitch,
+    int width, int height)
+{
+  return no_npp ();
+}
+
+int
+npp_label_markers_uf (const void *src, int src_pitch, int width, int height)
 {
   return no_npp ();
 }

@@ -53,6 +53,20 @@ int npp_lut_linear (const void *src, int src_pitch, void *dst, int dst_pitch,
 int npp_threshold_gtval (const void *src, int src_pitch, void *dst,
     int dst_pitch, int width, int height, uint8_t threshold, uint8_t value);
 
+/* nppiFilterGauss_8u_C1R_Ctx, 5x5, over the image less a 2-pixel frame
+ * (the filter reads 2 pixels around its ROI). */
+int npp_filter_gauss_5x5 (const void *src, int src_pitch, void *dst,
+    int dst_pitch, int width, int height);
+
+/* nppiErode3x3_8u_C1R_Ctx over the image less a 1-pixel frame. */
+int npp_erode_3x3 (const void *src, int src_pitch, void *dst, int dst_pitch,
+    int width, int height);
+
+/* nppiLabelMarkersUF_8u32u_C1R_Ctx, 8-connectivity (nppiNormInf), into a
+ * 32-bit label image and scratch of npp_peers_init()'s size. */
+int npp_label_markers_uf (const void *src, int src_pitch, int width,
+    int height);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,1227 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/* cudalabel against OpenCV's connectedComponentsWithStats and
+ * scikit-image's label, label2rgb and regionprops (expected-label.ini) and
+ * cip_ref_label: the output of each mode, the region metas, the mean
+ * intensity of the gray frame cudaotsu attaches, the bus messages, tables
+ * that grow, label ids past 65535, edge cases, and what it refuses. */
+
+#include <string.h>
+
+#include "test-element.h"
+#include "cip-ref.h"
+
+/* What a GstVideoRegionOfInterestMeta of cudalabel, or a region of its
+ * message, says. */
+typedef struct
+{
+  guint label, area, x, y, width, height;
+  gdouble centroid_x, centroid_y, mean;
+} Region;
+
+/* The nicks of the mode enum, in the order of their values. */
+static const gchar *modes[] = { "color", "labels", "passthrough" };
+
+enum
+{
+  MODE_COLOR,
+  MODE_LABELS,
+  MODE_PASSTHROUGH,
+};
+
+/* scikit-image 0.19's label2rgb colours through img_as_ubyte
+ * (docs/design.md), for ids 1, 2, ... in turn. */
+static const guint8 palette[10][3] = {
+  {255, 0, 0}, {0, 0, 255}, {255, 255, 0}, {255, 0, 255}, {0, 128, 0},
+  {75, 0, 130}, {255, 140, 0}, {0, 255, 255}, {255, 192, 203},
+  {154, 205, 50},
+};
+
+/* ---- expected-label.ini ---- */
+
+static GKeyFile *
+load_expected_label (void)
+{
+  GKeyFile *file = g_key_file_new ();
+  gchar *path = cip_test_data_path ("expected-label.ini");
+  GError *error = NULL;
+
+  fail_unless (g_key_file_load_from_file (file, path, G_KEY_FILE_NONE,
+          &error), "%s: %s", path, error ? error->message : "");
+  g_free (path);
+  return file;
+}
+
+static guint64
+ini_uint64 (GKeyFile * ini, const gchar * group, const gchar * key)
+{
+  GError *error = NULL;
+  guint64 value = g_key_file_get_uint64 (ini, group, key, &error);
+
+  fail_unless (error == NULL, "expected-label.ini: [%s] %s: %s", group, key,
+      error ? error->message : "");
+  return value;
+}
+
+/* The @n integers of a list. */
+static gint *
+ini_ints (GKeyFile * ini, const gchar * group, const gchar * key, guint n)
+{
+  GError *error = NULL;
+  gsize length = 0;
+  gint *values = g_key_file_get_integer_list (ini, group, key, &length,
+      &error);
+
+  fail_unless (error == NULL, "expected-label.ini: [%s] %s: %s", group, key,
+      error ? error->message : "");
+  fail_unless_equals_int (length, n);
+  return values;
+}
+
+/* The @n doubles of a list, as Python's repr() wrote them: they read back
+ * to the same bits. */
+static gdouble *
+ini_doubles (GKeyFile * ini, const gchar * group, const gchar * key, guint n)
+{
+  GError *error = NULL;
+  gsize length = 0, i;
+  gchar **strings = g_key_file_get_string_list (ini, group, key, &length,
+      &error);
+  gdouble *values;
+
+  fail_unless (error == NULL, "expected-label.ini: [%s] %s: %s", group, key,
+      error ? error->message : "");
+  fail_unless_equals_int (length, n);
+  values = g_new (gdouble, MAX (n, 1));
+  for (i = 0; i < length; i++) {
+    gchar *end = NULL;
+
+    values[i] = g_ascii_strtod (strings[i], &end);
+    if (end == strings[i] || *end != '\0')
+      fail ("[%s] %s: '%s' is not a number", group, key, strings[i]);
+  }
+  g_strfreev (strings);
+  return values;
+}
+
+/* ---- Regions ---- */
+
+static guint64
+double_bits (gdouble value)
+{
+  guint64 bits;
+
+  memcpy (&bits, &value, sizeof (bits));
+  return bits;
+}
+
+static Region
+region_from_cip (const CipRegion * r)
+{
+  Region region = {
+    r->label, r->area, r->left, r->top, r->width, r->height,
+    (gdouble) r->sum_x / r->area, (gdouble) r->sum_y / r->area,
+    (gdouble) r->sum_intensity / r->area,
+  };
+
+  return region;
+}
+
+static gboolean
+regions_equal (const Region * a, const Region * b)
+{
+  return a->label == b->label && a->area == b->area && a->x == b->x &&
+      a->y == b->y && a->width == b->width && a->height == b->height &&
+      a->centroid_x == b->centroid_x && a->centroid_y == b->centroid_y &&
+      a->mean == b->mean;
+}
+
+static gchar *
+region_to_string (const Region * r)
+{
+  return g_strdup_printf ("label %u area %u box %u,%u %ux%u centroid "
+      "%.17g,%.17g mean %.17g", r->label, r->area, r->x, r->y, r->width,
+      r->height, r->centroid_x, r->centroid_y, r->mean);
+}
+
+/* Fails unless @got and @expected, @n regions each, are the same. */
+static void
+assert_regions_equal (const Region * got, const Region * expected, guint n,
+    const gchar * what)
+{
+  guint i;
+
+  /* No check macro per region: each one costs a write to a pipe. */
+  for (i = 0; i < n; i++)
+    if (!regions_equal (&got[i], &expected[i])) {
+      gchar *g = region_to_string (&got[i]);
+      gchar *e = region_to_string (&expected[i]);
+
+      fail ("%s: region %u is %s, expected %s", what, i + 1, g, e);
+      g_free (g);
+      g_free (e);
+    }
+}
+
+/* The fields of a region-stats or region structure. */
+static void
+region_from_structure (const GstStructure * s, Region * r)
+{
+  if (!gst_structure_get (s, "label", G_TYPE_UINT, &r->label,
+          "area", G_TYPE_UINT, &r->area,
+          "centroid-x", G_TYPE_DOUBLE, &r->centroid_x,
+          "centroid-y", G_TYPE_DOUBLE, &r->centroid_y,
+          "mean-intensity", G_TYPE_DOUBLE, &r->mean, NULL))
+    fail ("missing or mistyped fields in %" GST_PTR_FORMAT, s);
+}
+
+/* The region metas of @buffer by label, checking that there are @n, one
+ * per label 1..@n, each with its region-stats. */
+static Region *
+buffer_regions (GstBuffer * buffer, guint n)
+{
+  GQuark roi_type = g_quark_from_static_string ("cudalabel-region");
+  Region *regions = g_new0 (Region, MAX (n, 1));
+  gboolean *seen = g_new0 (gboolean, MAX (n, 1));
+  gpointer state = NULL;
+  GstMeta *meta;
+  guint count = 0;
+
+  while ((meta = gst_buffer_iterate_meta_filtered (buffer, &state,
+              GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE))) {
+    GstVideoRegionOfInterestMeta *roi = (GstVideoRegionOfInterestMeta *) meta;
+    GstStructure *s;
+    Region r;
+
+    count++;
+    if (roi->roi_type != roi_type)
+      fail ("roi type %s", g_quark_to_string (roi->roi_type));
+    s = gst_video_region_of_interest_meta_get_param (roi, "region-stats");
+    if (s == NULL)
+      fail ("roi %d has no region-stats", roi->id);
+    if (gst_structure_n_fields (s) != 5)
+      fail ("unexpected fields in %" GST_PTR_FORMAT, s);
+    region_from_structure (s, &r);
+    r.x = roi->x;
+    r.y = roi->y;
+    r.width = roi->w;
+    r.height = roi->h;
+    if (roi->id < 1 || (guint) roi->id > n || (guint) roi->id != r.label)
+      fail ("roi id %d, label %u, of %u regions", roi->id, r.label, n);
+    if (seen[r.label - 1])
+      fail ("label %u twice", r.label);
+    seen[r.label - 1] = TRUE;
+    regions[r.label - 1] = r;
+  }
+  fail_unless_equals_int (count, n);
+  g_free (seen);
+  return regions;
+}
+
+static guint
+get_n_regions (GstElement * label)
+{
+  guint n = G_MAXUINT;
+
+  g_object_get (label, "n-regions", &n, NULL);
+  return n;
+}
+
+/* ---- The reference ---- */
+
+typedef struct
+{
+  CipImage image;               /* the label image, or a copy of the mask */
+  Region *regions;
+  guint count;
+} Labelled;
+
+/* cip_ref_label of @mask, its output as @mode makes it. */
+static Labelled
+reference_label (const CipImage * mask, const CipImage * intensity,
+    gint mode, gint connectivity, guint min_area)
+{
+  CipLabelParams params = { connectivity, min_area };
+  guint capacity = (guint) mask->width * mask->height;
+  CipRegion *table = g_new (CipRegion, capacity);
+  uint32_t count = G_MAXUINT32;
+  CipRegionTable t = { table, capacity, &count };
+  Labelled result;
+  guint i;
+
+  if (mode == MODE_PASSTHROUGH) {
+    result.image = cip_test_image_copy (mask, 0);
+    fail_unless_equals_int (cip_ref_label (mask, intensity, &params, NULL,
+            &t, NULL), CIP_OK);
+  } else {
+    result.image = cip_test_image_new (mask->width, mask->height,
+        mode == MODE_COLOR ? CIP_FORMAT_RGBA : CIP_FORMAT_GRAY16, 0);
+    fail_unless_equals_int (cip_ref_label (mask, intensity, &params,
+            &result.image, &t, NULL), CIP_OK);
+  }
+  fail_unless (count <= capacity);
+  result.count = count;
+  result.regions = g_new (Region, MAX (count, 1));
+  for (i = 0; i < count; i++)
+    result.regions[i] = region_from_cip (&table[i]);
+  g_free (table);
+  return result;
+}
+
+static void
+labelled_clear (Labelled * l)
+{
+  cip_test_image_free (&l->image);
+  g_clear_pointer (&l->regions, g_free);
+}
+
+/* ---- Frames ---- */
+
+static void
+set_mask_caps (GstHarness * h, gint width, gint height)
+{
+  gst_harness_set_src_caps (h, cip_test_caps_new (GST_VIDEO_FORMAT_GRAY8,
+          width, height));
+}
+
+/* Maps plane 0 of @out, checking the format @caps give it. */
+static void
+map_output (GstVideoFrame * frame, GstBuffer * out, GstCaps * caps,
+    CipFormat format, CipImage * plane)
+{
+  GstVideoInfo info;
+
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (&info),
+      cip_test_video_format (format));
+  fail_unless (gst_video_frame_map (frame, &info, out, GST_MAP_READ));
+  plane->data = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
+  plane->width = GST_VIDEO_FRAME_WIDTH (frame);
+  plane->height = GST_VIDEO_FRAME_HEIGHT (frame);
+  plane->stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
+  plane->format = format;
+}
+
+/* Fails unless @out, the last output of @h, holds @expected's pixels. */
+static void
+assert_output_image (GstHarness * h, GstBuffer * out, const CipImage * expected)
+{
+  GstCaps *caps = cip_test_harness_output_caps (h);
+  GstVideoFrame frame;
+  CipImage actual;
+  gchar *where = NULL;
+  gboolean equal;
+
+  map_output (&frame, out, caps, expected->format, &actual);
+  fail_unless_equals_int (actual.width, expected->width);
+  fail_unless_equals_int (actual.height, expected->height);
+  equal = cip_test_images_equal (&actual, expected, &where);
+  gst_video_frame_unmap (&frame);
+  gst_caps_unref (caps);
+  fail_unless (equal, "output differs from the reference: %s", where);
+  g_free (where);
+}
+
+/* Pushes @in (a frame of @mask) through the cudalabel of @h, set to
+ * @connectivity and @min_area, and checks the output image, the metas and
+ * n-regions against cip_ref_label.  Returns the output; the reference's
+ * figures in @ref, if set. */
+static GstBuffer *
+push_and_check (GstHarness * h, GstBuffer * in, const CipImage * mask,
+    gint mode, gint connectivity, guint min_area, Labelled * ref)
+{
+  GstElement *label = cip_test_harness_element (h, "cudalabel");
+  Labelled expected = reference_label (mask, NULL, mode, connectivity,
+      min_area);
+  GstBuffer *out;
+  Region *regions;
+
+  g_object_set (label, "connectivity", connectivity, "min-area", min_area,
+      NULL);
+  out = cip_test_push_pull (h, in);
+  assert_output_image (h, out, &expected.image);
+  fail_unless_equals_int (get_n_regions (label), expected.count);
+  regions = buffer_regions (out, expected.count);
+  assert_regions_equal (regions, expected.regions, expected.count, "metas");
+  g_free (regions);
+  gst_object_unref (label);
+  if (ref)
+    *ref = expected;
+  else
+    labelled_clear (&expected);
+  return out;
+}
+
+/* ---- Sums of expected-label.ini ---- */
+
+/* labels-sum (mode=labels) or color-sum (mode=color) of plane 0 of @out:
+ * sum over the pixels in raster order of value * (index + 1). */
+static guint64
+output_sum (GstHarness * h, GstBuffer * out, gint mode)
+{
+  GstCaps *caps = cip_test_harness_output_caps (h);
+  GstVideoFrame frame;
+  CipImage plane;
+  guint64 sum = 0, index = 1;
+  gint x, y;
+
+  map_output (&frame, out, caps, mode == MODE_COLOR ? CIP_FORMAT_RGBA :
+      CIP_FORMAT_GRAY16, &plane);
+  for (y = 0; y < plane.height; y++) {
+    const guint8 *row = (const guint8 *) plane.data + y * plane.stride;
+
+    for (x = 0; x < plane.width; x++, index++) {
+      guint64 v;
+
+      if (mode == MODE_COLOR)
+        v = (guint64) row[4 * x] << 16 | row[4 * x + 1] << 8 | row[4 * x + 2];
+      else
+        v = GST_READ_UINT16_LE (row + 2 * x);
+      sum += v * index;
+    }
+  }
+  gst_video_frame_unmap (&frame);
+  gst_caps_unref (caps);
+  return sum;
+}
+
+/* Fails unless the count, boxes, centroids and means (by @means_key) of
+ * @regions are those of [@group]. */
+static void
+assert_sums (const Region * regions, guint n, GKeyFile * ini,
+    const gchar * group, const gchar * means_key)
+{
+  guint64 boxes = 0, cx = 0, cy = 0, means = 0;
+  guint i;
+
+  fail_unless_equals_int (n, ini_uint64 (ini, group, "count"));
+  for (i = 0; i < n; i++) {
+    const Region *r = &regions[i];
+    guint64 weight = i + 1;
+
+    boxes += weight * (r->area + r->x * G_GUINT64_CONSTANT (0x10001) +
+        r->y * G_GUINT64_CONSTANT (0x100000001) +
+        r->width * G_GUINT64_CONSTANT (0x1000000000001) +
+        r->height * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15));
+    cx += weight * double_bits (r->centroid_x);
+    cy += weight * double_bits (r->centroid_y);
+    means += weight * double_bits (r->mean);
+  }
+  fail_unless_equals_uint64 (boxes, ini_uint64 (ini, group, "boxes-sum"));
+  fail_unless_equals_uint64 (cx, ini_uint64 (ini, group, "centroids-x-sum"));
+  fail_unless_equals_uint64 (cy, ini_uint64 (ini, group, "centroids-y-sum"));
+  fail_unless_equals_uint64 (means, ini_uint64 (ini, group, means_key));
+}
+
+/* Fails unless @regions are the lists of [@group], means included when
+ * @with_means (they are those of coins). */
+static void
+assert_lists (const Region * regions, guint n, GKeyFile * ini,
+    const gchar * group, gboolean with_means)
+{
+  gint *areas = ini_ints (ini, group, "areas", n);
+  gint *lefts = ini_ints (ini, group, "lefts", n);
+  gint *tops = ini_ints (ini, group, "tops", n);
+  gint *widths = ini_ints (ini, group, "widths", n);
+  gint *heights = ini_ints (ini, group, "heights", n);
+  gdouble *cx = ini_doubles (ini, group, "centroids-x", n);
+  gdouble *cy = ini_doubles (ini, group, "centroids-y", n);
+  gdouble *means = ini_doubles (ini, group, "means", n);
+  Region *expected = g_new (Region, MAX (n, 1));
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    Region r = { i + 1, areas[i], lefts[i], tops[i], widths[i], heights[i],
+      cx[i], cy[i], with_means ? means[i] : regions[i].mean
+    };
+
+    expected[i] = r;
+  }
+  assert_regions_equal (regions, expected, n, group);
+  g_free (expected);
+  g_free (areas);
+  g_free (lefts);
+  g_free (tops);
+  g_free (widths);
+  g_free (heights);
+  g_free (cx);
+  g_free (cy);
+  g_free (means);
+}
+
+/* ---- The coins mask against OpenCV and scikit-image ---- */
+
+/* mode=labels: the label image is cip_ref_label's and scikit-image's
+ * labels; one meta per region with OpenCV's box, area and centroid; with
+ * no intensity meta, each region's mean is the mask's value, 255. */
+GST_START_TEST (test_coins_labels)
+{
+  GKeyFile *ini = load_expected_label ();
+  CipImage mask = cip_test_image_load ("label-coins-mask.pgm");
+  GstHarness *h = cip_test_harness_new ("cudalabel", "mode=labels");
+  GstElement *label = cip_test_harness_element (h, "cudalabel");
+  GstBuffer *out;
+  Region *regions;
+  Labelled ref;
+  guint i;
+
+  fail_unless_equals_int (get_n_regions (label), 0);
+  set_mask_caps (h, mask.width, mask.height);
+  out = push_and_check (h, cip_test_buffer_new (&mask), &mask, MODE_LABELS,
+      8, 0, &ref);
+  fail_unless_equals_int (ref.count, 77);
+  fail_unless_equals_int (get_n_regions (label), 77);
+  fail_unless_equals_uint64 (output_sum (h, out, MODE_LABELS),
+      ini_uint64 (ini, "label-coins-8-0", "labels-sum"));
+
+  regions = buffer_regions (out, 77);
+  assert_lists (regions, 77, ini, "label-coins-8-0", FALSE);
+  assert_sums (regions, 77, ini, "label-coins-8-0", "mask-means-sum");
+  for (i = 0; i < 77; i++)
+    if (regions[i].mean != 255.0)
+      fail ("region %u: mean %g", i + 1, regions[i].mean);
+
+  g_free (regions);
+  gst_buffer_unref (out);
+  labelled_clear (&ref);
+  gst_object_unref (label);
+  gst_harness_teardown (h);
+  cip_test_image_free (&mask);
+  g_key_file_free (ini);
+}
+
+GST_END_TEST;
+
+/* The seed chain cudaotsu ! cudamorph ! cudalabel on coins: cudaotsu
+ * attaches coins to its mask, cudamorph passes it on, and the table is
+ * OpenCV's and scikit-image's to the bit, mean_intensity of coins
+ * included; for every connectivity and min-area of the ini, set between
+ * frames. */
+GST_START_TEST (test_mean_intensity_end_to_end)
+{
+  static const struct
+  {
+    gint connectivity;
+    guint min_area;
+  } groups[] = {
+    {8, 0}, {8, 50}, {8, 500}, {4, 0}, {4, 50}, {4, 500}, {8, 0},
+  };
+  const gchar *backend = cip_test_backend_name ();
+  gchar *launch = g_strdup_printf ("cudaotsu backend=%s ! "
+      "cudamorph backend=%s operation=erode shape=disk radius=2 ! "
+      "cudalabel backend=%s mode=labels", backend, backend, backend);
+  GstHarness *h = gst_harness_new_parse (launch);
+  GstElement *label = cip_test_harness_element (h, "cudalabel");
+  GKeyFile *ini = load_expected_label ();
+  CipImage coins = cip_test_image_load ("coins.pgm");
+  CipImage mask = cip_test_image_load ("label-coins-mask.pgm");
+  guint i;
+
+  gst_harness_set_sink_caps_str (h, "video/x-raw");
+  set_mask_caps (h, coins.width, coins.height);
+  for (i = 0; i < G_N_ELEMENTS (groups); i++) {
+    gchar *group = g_strdup_printf ("label-coins-%d-%u",
+        groups[i].connectivity, groups[i].min_area);
+    Labelled ref = reference_label (&mask, &coins, MODE_LABELS,
+        groups[i].connectivity, groups[i].min_area);
+    GstBuffer *out;
+    Region *regions;
+    guint n;
+
+    GST_INFO ("%s", group);
+    g_object_set (label, "connectivity", groups[i].connectivity,
+        "min-area", groups[i].min_area, NULL);
+    out = cip_test_push_pull (h, cip_test_buffer_new (&coins));
+    n = get_n_regions (label);
+    fail_unless_equals_int (n, ini_uint64 (ini, group, "count"));
+    assert_output_image (h, out, &ref.image);
+    fail_unless_equals_uint64 (output_sum (h, out, MODE_LABELS),
+        ini_uint64 (ini, group, "labels-sum"));
+    regions = buffer_regions (out, n);
+    assert_regions_equal (regions, ref.regions, n, group);
+    assert_sums (regions, n, ini, group, "means-sum");
+    if (groups[i].min_area == 0)
+      assert_lists (regions, n, ini, group, TRUE);
+
+    g_free (regions);
+    gst_buffer_unref (out);
+    labelled_clear (&ref);
+    g_free (group);
+  }
+
+  gst_object_unref (label);
+  gst_harness_teardown (h);
+  cip_test_image_free (&mask);
+  cip_test_image_free (&coins);
+  g_key_file_free (ini);
+  g_free (launch);
+}
+
+GST_END_TEST;
+
+/* mode=color: cip_ref_label's RGBA, scikit-image's label2rgb
+ * (color-sum), and the palette of docs/design.md on the first pixel of
+ * each of the first regions; background black, alpha 255. */
+GST_START_TEST (test_coins_color)
+{
+  GKeyFile *ini = load_expected_label ();
+  CipImage mask = cip_test_image_load ("label-coins-mask.pgm");
+  GstHarness *h = cip_test_harness_new ("cudalabel", NULL);
+  Labelled ids = reference_label (&mask, NULL, MODE_LABELS, 8, 0);
+  gboolean *seen = g_new0 (gboolean, ids.count + 1);
+  gboolean background_seen = FALSE;
+  GstCaps *caps;
+  GstBuffer *out;
+  GstVideoFrame frame;
+  CipImage plane;
+  guint i, checked = 0;
+  gint x, y;
+
+  for (i = 0; i < 10; i++) {
+    guint8 rgb[3];
+
+    cip_label_color (i + 1, &rgb[0], &rgb[1], &rgb[2]);
+    fail_unless (memcmp (rgb, palette[i], 3) == 0, "cip_label_color (%u)",
+        i + 1);
+  }
+
+  set_mask_caps (h, mask.width, mask.height);
+  out = push_and_check (h, cip_test_buffer_new (&mask), &mask, MODE_COLOR,
+      8, 0, NULL);
+  fail_unless_equals_uint64 (output_sum (h, out, MODE_COLOR),
+      ini_uint64 (ini, "label-coins-8-0", "color-sum"));
+
+  caps = cip_test_harness_output_caps (h);
+  map_output (&frame, out, caps, CIP_FORMAT_RGBA, &plane);
+  for (y = 0; y < mask.height; y++)
+    for (x = 0; x < mask.width; x++) {
+      guint id = ((const guint16 *) ((const guint8 *) ids.image.data +
+              y * ids.image.stride))[x];
+      const guint8 *px = (const guint8 *) plane.data + y * plane.stride + 4 * x;
+      static const guint8 black[4] = { 0, 0, 0, 255 };
+
+      if (id == 0 && !background_seen) {
+        background_seen = TRUE;
+        if (memcmp (px, black, 4) != 0)
+          fail ("background %d,%d is %u,%u,%u,%u", x, y, px[0], px[1],
+              px[2], px[3]);
+      }
+      if (id == 0 || id > 25 || seen[id])
+        continue;
+      seen[id] = TRUE;
+      checked++;
+      if (memcmp (px, palette[(id - 1) % 10], 3) != 0 || px[3] != 255)
+        fail ("label %u at %d,%d is %u,%u,%u,%u", id, x, y, px[0], px[1],
+            px[2], px[3]);
+    }
+  gst_video_frame_unmap (&frame);
+  fail_unless (background_seen);
+  fail_unless_equals_int (checked, 25);
+
+  gst_caps_unref (caps);
+  gst_buffer_unref (out);
+  g_free (seen);
+  labelled_clear (&ids);
+  gst_harness_teardown (h);
+  cip_test_image_free (&mask);
+  g_key_file_free (ini);
+}
+
+GST_END_TEST;
+
+/* mode=passthrough: the mask itself comes out, GRAY8, with its metas. */
+GST_START_TEST (test_passthrough)
+{
+  GKeyFile *ini = load_expected_label ();
+  CipImage mask = cip_test_image_load ("label-coins-mask.pgm");
+  GstHarness *h = cip_test_harness_new ("cudalabel", "mode=passthrough");
+  GstBuffer *out;
+  Region *regions;
+  guint i;
+
+  set_mask_caps (h, mask.width, mask.height);
+  for (i = 0; i < 2; i++) {
+    out = push_and_check (h, i ? cip_test_buffer_new_strided (&mask, 64) :
+        cip_test_buffer_new (&mask), &mask, MODE_PASSTHROUGH, 8, 0, NULL);
+    regions = buffer_regions (out, 77);
+    assert_lists (regions, 77, ini, "label-coins-8-0", FALSE);
+    g_free (regions);
+    gst_buffer_unref (out);
+  }
+
+  gst_harness_teardown (h);
+  cip_test_image_free (&mask);
+  g_key_file_free (ini);
+}
+
+GST_END_TEST;
+
+/* min-area and connectivity, changed in PLAYING between frames: every
+ * group of the coins mask in the ini, its means those of the mask. */
+GST_START_TEST (test_min_area_and_connectivity)
+{
+  static const struct
+  {
+    gint connectivity;
+    guint min_area;
+  } groups[] = {
+    {8, 50}, {4, 0}, {8, 0}, {4, 500}, {4, 50}, {8, 500}, {8, 1},
+  };
+  GKeyFile *ini = load_expected_label ();
+  CipImage mask = cip_test_image_load ("label-coins-mask.pgm");
+  GstHarness *h = cip_test_harness_new ("cudalabel", "mode=labels");
+  guint i;
+
+  set_mask_caps (h, mask.width, mask.height);
+  for (i = 0; i < G_N_ELEMENTS (groups); i++) {
+    /* min-area 1 keeps every region, as 0 does. */
+    gchar *group = g_strdup_printf ("label-coins-%d-%u",
+        groups[i].connectivity, groups[i].min_area == 1 ? 0 :
+        groups[i].min_area);
+    GstBuffer *out;
+    Region *regions;
+    Labelled ref;
+
+    GST_INFO ("%s", group);
+    out = push_and_check (h, cip_test_buffer_new (&mask), &mask,
+        MODE_LABELS, groups[i].connectivity, groups[i].min_area, &ref);
+    fail_unless_equals_uint64 (output_sum (h, out, MODE_LABELS),
+        ini_uint64 (ini, group, "labels-sum"));
+    regions = buffer_regions (out, ref.count);
+    assert_sums (regions, ref.count, ini, group, "mask-means-sum");
+    if (groups[i].min_area <= 1)
+      assert_lists (regions, ref.count, ini, group, FALSE);
+
+    g_free (regions);
+    labelled_clear (&ref);
+    gst_buffer_unref (out);
+    g_free (group);
+  }
+  fail_unless_equals_int (ini_uint64 (ini, "label-coins-8-50", "count"), 32);
+  fail_unless_equals_int (ini_uint64 (ini, "label-coins-4-0", "count"), 141);
+
+  gst_harness_teardown (h);
+  cip_test_image_free (&mask);
+  g_key_file_free (ini);
+}
+
+GST_END_TEST;
+
+/* ---- Messages ---- */
+
+/* post-messages=true: one cudalabel message per frame, in order, with its
+ * timestamps, n-regions and the same table as the frame's metas. */
+GST_START_TEST (test_post_messages)
+{
+  GstHarness *h = cip_test_harness_new ("cudalabel",
+      "mode=labels post-messages=true");
+  GstBus *bus = cip_test_harness_add_bus (h);
+  CipImage mask = cip_test_image_load ("label-coins-mask.pgm");
+  CipImage frames[3];
+  Region *metas[3];
+  guint counts[3];
+  GstSegment segment;
+  GList *messages, *l;
+  guint i, k;
+  gint x, y;
+
+  frames[0] = cip_test_image_copy (&mask, 0);
+  frames[1] = cip_test_image_copy (&mask, 0);
+  memset (frames[1].data, 0, frames[1].stride * frames[1].height);
+  frames[2] = cip_test_image_random (mask.width, mask.height,
+      CIP_FORMAT_GRAY8, 5);
+  for (y = 0; y < mask.height; y++)
+    for (x = 0; x < mask.width; x++) {
+      guint8 *p = (guint8 *) frames[2].data + y * frames[2].stride + x;
+
+      *p = *p < 40 ? *p + 1 : 0;
+    }
+
+  set_mask_caps (h, mask.width, mask.height);
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  segment.start = 1 * GST_SECOND;
+  segment.time = 10 * GST_SECOND;
+  segment.base = 100 * GST_SECOND;
+  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
+
+  for (i = 0; i < G_N_ELEMENTS (frames); i++) {
+    GstBuffer *in = cip_test_buffer_new (&frames[i]);
+    GstBuffer *out;
+    Labelled ref;
+
+    GST_BUFFER_PTS (in) = 2 * GST_SECOND + i * 40 * GST_MSECOND;
+    GST_BUFFER_DURATION (in) = 40 * GST_MSECOND;
+    out = push_and_check (h, in, &frames[i], MODE_LABELS, 8, 0, &ref);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (out),
+        2 * GST_SECOND + i * 40 * GST_MSECOND);
+    counts[i] = ref.count;
+    metas[i] = buffer_regions (out, ref.count);
+    labelled_clear (&ref);
+    gst_buffer_unref (out);
+  }
+  fail_unless_equals_int (counts[0], 77);
+  fail_unless_equals_int (counts[1], 0);
+  fail_unless (counts[2] > 1000, "%u regions", counts[2]);
+
+  messages = cip_test_bus_pop_element_messages (bus, "cudalabel");
+  fail_unless_equals_int (g_list_length (messages), G_N_ELEMENTS (frames));
+  for (l = messages, i = 0; l; l = l->next, i++) {
+    GstMessage *msg = l->data;
+    const GstStructure *s = gst_message_get_structure (msg);
+    GstClockTime pts = 2 * GST_SECOND + i * 40 * GST_MSECOND;
+    guint64 timestamp = 0, stream_time = 0, running_time = 0, duration = 0;
+    gchar *src_name = gst_object_get_name (GST_MESSAGE_SRC (msg));
+    const GValue *array;
+    guint n = G_MAXUINT;
+
+    fail_unless (g_str_has_prefix (src_name, "cudalabel"), "posted by %s",
+        src_name);
+    g_free (src_name);
+    fail_unless_equals_int (gst_structure_n_fields (s), 6);
+    fail_unless (gst_structure_get (s, "timestamp", G_TYPE_UINT64, &timestamp,
+            "stream-time", G_TYPE_UINT64, &stream_time,
+            "running-time", G_TYPE_UINT64, &running_time,
+            "duration", G_TYPE_UINT64, &duration,
+            "n-regions", G_TYPE_UINT, &n, NULL),
+        "unexpected fields in %" GST_PTR_FORMAT, s);
+    fail_unless_equals_uint64 (timestamp, pts);
+    fail_unless_equals_uint64 (stream_time, pts - 1 * GST_SECOND +
+        10 * GST_SECOND);
+    fail_unless_equals_uint64 (running_time, pts - 1 * GST_SECOND +
+        100 * GST_SECOND);
+    fail_unless_equals_uint64 (duration, 40 * GST_MSECOND);
+    fail_unless_equals_int (n, counts[i]);
+
+    array = gst_structure_get_value (s, "regions");
+    fail_unless (array != NULL && GST_VALUE_HOLDS_ARRAY (array));
+    fail_unless_equals_int (gst_value_array_get_size (array), n);
+    for (k = 0; k < n; k++) {
+      const GValue *v = gst_value_array_get_value (array, k);
+      const GstStructure *rs;
+      Region r;
+
+      if (!GST_VALUE_HOLDS_STRUCTURE (v))
+        fail ("regions[%u] is a %s", k, G_VALUE_TYPE_NAME (v));
+      rs = gst_value_get_structure (v);
+      if (!gst_structure_has_name (rs, "region") ||
+          gst_structure_n_fields (rs) != 9)
+        fail ("regions[%u] is %" GST_PTR_FORMAT, k, rs);
+      region_from_structure (rs, &r);
+      if (!gst_structure_get (rs, "x", G_TYPE_UINT, &r.x,
+              "y", G_TYPE_UINT, &r.y, "width", G_TYPE_UINT, &r.width,
+              "height", G_TYPE_UINT, &r.height, NULL))
+        fail ("no box in %" GST_PTR_FORMAT, rs);
+      assert_regions_equal (&r, &metas[i][k], 1, "message");
+    }
+  }
+  g_list_free_full (messages, (GDestroyNotify) gst_message_unref);
+  fail_unless_equals_int (cip_test_bus_pop_errors (bus, NULL), 0);
+
+  for (i = 0; i < G_N_ELEMENTS (frames); i++) {
+    cip_test_image_free (&frames[i]);
+    g_free (metas[i]);
+  }
+  cip_test_image_free (&mask);
+  cip_test_harness_teardown_with_bus (h, bus);
+}
+
+GST_END_TEST;
+
+/* post-messages=false (the default): no element message. */
+GST_START_TEST (test_no_messages_by_default)
+{
+  GstHarness *h = cip_test_harness_new ("cudalabel", NULL);
+  GstBus *bus = cip_test_harness_add_bus (h);
+  CipImage mask = cip_test_image_load ("label-coins-mask.pgm");
+  GstMessage *msg;
+
+  set_mask_caps (h, mask.width, mask.height);
+  gst_buffer_unref (push_and_check (h, cip_test_buffer_new (&mask), &mask,
+          MODE_COLOR, 8, 0, NULL));
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
+  fail_unless (msg == NULL, "unexpected %" GST_PTR_FORMAT, msg);
+
+  cip_test_image_free (&mask);
+  cip_test_harness_teardown_with_bus (h, bus);
+}
+
+GST_END_TEST;
+
+/* ---- Large tables ---- */
+
+/* A mask of isolated pixels, one every second column and row of the
+ * first @rows pairs of rows, each its own value. */
+static CipImage
+dots_mask (gint width, gint height, gint rows)
+{
+  CipImage mask = cip_test_image_new (width, height, CIP_FORMAT_GRAY8, 3);
+  gint x, y;
+
+  for (y = 0; y < MIN (height, 2 * rows); y += 2)
+    for (x = 0; x < width; x += 2)
+      ((guint8 *) mask.data)[y * mask.stride + x] = 1 + (x / 2 + y / 2) % 255;
+  return mask;
+}
+
+/* Fails unless @regions are those of dots_mask (@width, ...). */
+static void
+assert_dots (const Region * regions, guint n, gint width)
+{
+  guint per_row = (width + 1) / 2, k;
+
+  for (k = 0; k < n; k++) {
+    guint x = 2 * (k % per_row), y = 2 * (k / per_row);
+    Region expected = { k + 1, 1, x, y, 1, 1, x, y, 1 + (x / 2 + y / 2) % 255
+    };
+
+    assert_regions_equal (&regions[k], &expected, 1, "dots");
+  }
+}
+
+/* More regions than the table first holds: it grows, the frame is
+ * labelled again, and later frames, smaller ones too, are right. */
+GST_START_TEST (test_table_grows)
+{
+  static const struct
+  {
+    gint width, height, rows;
+    guint count;
+  } frames[] = {
+    {400, 300, 8, 1600}, {400, 300, 150, 30000}, {400, 300, 1, 200},
+    {400, 300, 150, 30000}, {41, 29, 15, 315}, {41, 29, 0, 0},
+  };
+  GstHarness *h = cip_test_harness_new ("cudalabel", "mode=labels");
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (frames); i++) {
+    CipImage mask = dots_mask (frames[i].width, frames[i].height,
+        frames[i].rows);
+    GstBuffer *out;
+    Region *regions;
+    Labelled ref;
+
+    GST_INFO ("%dx%d, %u regions", frames[i].width, frames[i].height,
+        frames[i].count);
+    if (i == 0 || frames[i].width != frames[i - 1].width)
+      set_mask_caps (h, frames[i].width, frames[i].height);
+    out = push_and_check (h, cip_test_buffer_new_strided (&mask, 0), &mask,
+        MODE_LABELS, 8, 0, &ref);
+    fail_unless_equals_int (ref.count, frames[i].count);
+    regions = buffer_regions (out, frames[i].count);
+    assert_dots (regions, frames[i].count, frames[i].width);
+
+    g_free (regions);
+    labelled_clear (&ref);
+    gst_buffer_unref (out);
+    cip_test_image_free (&mask);
+  }
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A 512x512 checkerboard has 131072 regions with 4-connectivity: label
+ * ids past 65535 are written as 65535 with one STREAM/FORMAT warning, the
+ * count and the metas stay exact.  mode=color has no such limit; with
+ * 8-connectivity the board is one region. */
+GST_START_TEST (test_more_than_65535_regions)
+{
+  gint mode = __i__ ? MODE_COLOR : MODE_LABELS;
+  GstHarness *h = cip_test_harness_new ("cudalabel",
+      mode == MODE_COLOR ? "mode=color" : "mode=labels");
+  GstBus *bus = cip_test_harness_add_bus (h);
+  CipImage board = cip_test_image_new (512, 512, CIP_FORMAT_GRAY8, 0);
+  GstCaps *caps;
+  GstMessage *msg;
+  guint frame, k, warnings = 0;
+  gint x, y;
+
+  for (y = 0; y < 512; y++)
+    for (x = 0; x < 512; x++)
+      ((guint8 *) board.data)[y * board.stride + x] = (x + y) % 2 ? 0 : 255;
+
+  set_mask_caps (h, 512, 512);
+  for (frame = 0; frame < 2; frame++) {
+    GstBuffer *out;
+    GstVideoFrame vframe;
+    CipImage plane;
+    Region *regions;
+
+    out = push_and_check (h, cip_test_buffer_new (&board), &board, mode, 4,
+        0, NULL);
+    regions = buffer_regions (out, 131072);
+    for (k = 0; k < 131072; k += 997) {
+      guint ry = k / 256, rx = 2 * (k % 256) + ry % 2;
+      Region expected = { k + 1, 1, rx, ry, 1, 1, rx, ry, 255 };
+
+      assert_regions_equal (&regions[k], &expected, 1, "board");
+    }
+    g_free (regions);
+
+    if (mode == MODE_LABELS) {
+      caps = cip_test_harness_output_caps (h);
+      map_output (&vframe, out, caps, CIP_FORMAT_GRAY16, &plane);
+      for (y = 0; y < 512; y++)
+        for (x = 0; x < 512; x++) {
+          guint id = GST_READ_UINT16_LE ((const guint8 *) plane.data +
+              y * plane.stride + 2 * x);
+          guint k1 = (y * 512 + x) / 2 + 1;
+          guint want = (x + y) % 2 ? 0 : MIN (k1, 65535);
+
+          if (id != want)
+            fail ("%d,%d is %u, expected %u", x, y, id, want);
+        }
+      gst_video_frame_unmap (&vframe);
+      gst_caps_unref (caps);
+    }
+    gst_buffer_unref (out);
+  }
+
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING))) {
+    GError *err = NULL;
+
+    gst_message_parse_warning (msg, &err, NULL);
+    fail_unless (g_error_matches (err, GST_STREAM_ERROR,
+            GST_STREAM_ERROR_FORMAT), "warning %s", err->message);
+    g_error_free (err);
+    gst_message_unref (msg);
+    warnings++;
+  }
+  fail_unless_equals_int (warnings, mode == MODE_LABELS ? 1 : 0);
+
+  /* Corners connect the board into one region. */
+  gst_buffer_unref (push_and_check (h, cip_test_buffer_new (&board), &board,
+          mode, 8, 0, NULL));
+  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING) == NULL);
+  fail_unless_equals_int (cip_test_bus_pop_errors (bus, NULL), 0);
+
+  cip_test_image_free (&board);
+  cip_test_harness_teardown_with_bus (h, bus);
+}
+
+GST_END_TEST;
+
+/* ---- Edge cases ---- */
+
+static const gint odd_sizes[][2] = {
+  {1, 1}, {3, 1}, {1, 7}, {2, 3}, {33, 17}, {127, 129}, {641, 479},
+};
+
+/* An empty frame has no region; a full one is one region covering it,
+ * its centroid the centre; at every odd size, in every mode. */
+GST_START_TEST (test_empty_and_full_frames)
+{
+  const gint *size = odd_sizes[__i__ / G_N_ELEMENTS (modes)];
+  gint mode = __i__ % G_N_ELEMENTS (modes);
+  gchar *props = g_strdup_printf ("mode=%s", modes[mode]);
+  GstHarness *h = cip_test_harness_new ("cudalabel", props);
+  GstElement *label = cip_test_harness_element (h, "cudalabel");
+  CipImage mask = cip_test_image_new (size[0], size[1], CIP_FORMAT_GRAY8, 5);
+  guint8 value;
+  gint connectivity;
+
+  GST_INFO ("%dx%d %s", size[0], size[1], modes[mode]);
+  set_mask_caps (h, size[0], size[1]);
+  for (connectivity = 4; connectivity <= 8; connectivity += 4)
+    for (value = 0; value < 2; value++) {
+      GstBuffer *out;
+      Region *regions;
+
+      memset (mask.data, value ? 7 : 0, mask.stride * mask.height);
+      /* The padding is not part of the frame. */
+      if (!value)
+        memset ((guint8 *) mask.data + mask.width, 9, 5);
+      out = push_and_check (h, cip_test_buffer_new_strided (&mask, 64),
+          &mask, mode, connectivity, 0, NULL);
+      fail_unless_equals_int (get_n_regions (label), value);
+      regions = buffer_regions (out, value);
+      if (value) {
+        Region whole = { 1, size[0] * size[1], 0, 0, size[0], size[1],
+          (size[0] - 1) / 2.0, (size[1] - 1) / 2.0, 7.0
+        };
+
+        assert_regions_equal (regions, &whole, 1, "full frame");
+      }
+      g_free (regions);
+      gst_buffer_unref (out);
+    }
+
+  cip_test_image_free (&mask);
+  gst_object_unref (label);
+  gst_harness_teardown (h);
+  g_free (props);
+}
+
+GST_END_TEST;
+
+/* Random masks of odd sizes (any non-zero byte is foreground), in
+ * GStreamer's default layout and in padded rows starting 64 bytes in:
+ * output and table as cip_ref_label's, in every mode. */
+GST_START_TEST (test_odd_sizes_and_strides)
+{
+  const gint *size = odd_sizes[__i__ / G_N_ELEMENTS (modes)];
+  gint mode = __i__ % G_N_ELEMENTS (modes);
+  gchar *props = g_strdup_printf ("mode=%s", modes[mode]);
+  GstHarness *h = cip_test_harness_new ("cudalabel", props);
+  CipImage mask = cip_test_image_new (size[0], size[1], CIP_FORMAT_GRAY8, 13);
+  guint8 *p;
+  gint connectivity;
+  gsize i;
+
+  GST_INFO ("%dx%d %s", size[0], size[1], modes[mode]);
+  cip_test_image_fill_random (&mask, 40 + __i__);
+  for (p = mask.data, i = 0; i < mask.stride * mask.height; i++)
+    p[i] = p[i] % 5 < 2 ? 0 : p[i];
+  set_mask_caps (h, size[0], size[1]);
+  for (connectivity = 4; connectivity <= 8; connectivity += 4) {
+    gst_buffer_unref (push_and_check (h, cip_test_buffer_new (&mask), &mask,
+            mode, connectivity, 0, NULL));
+    gst_buffer_unref (push_and_check (h, cip_test_buffer_new_strided (&mask,
+                64), &mask, mode, connectivity, 3, NULL));
+  }
+
+  cip_test_image_free (&mask);
+  gst_harness_teardown (h);
+  g_free (props);
+}
+
+GST_END_TEST;
+
+/* ---- Negotiation, malformed input and properties ---- */
+
+/* Only GRAY8 masks are taken. */
+GST_START_TEST (test_refuses_other_formats)
+{
+  GstVideoFormat format = __i__ ? GST_VIDEO_FORMAT_GRAY16_LE :
+      GST_VIDEO_FORMAT_RGBA;
+  GstHarness *h = cip_test_harness_new ("cudalabel", NULL);
+  GstVideoInfo info;
+
+  fail_unless (gst_video_info_set_format (&info, format, 16, 8));
+  gst_harness_set_src_caps (h, cip_test_caps_new (format, 16, 8));
+  fail_unless_equals_int (gst_harness_push (h,
+          gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info),
+              NULL)), GST_FLOW_NOT_NEGOTIATED);
+  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A buffer too small for its caps is a STREAM/FORMAT error, nothing is
+ * pushed and n-regions stays as it was. */
+GST_START_TEST (test_short_buffer_is_an_error)
+{
+  GstHarness *h = cip_test_harness_new ("cudalabel", "post-messages=true");
+  GstElement *label = cip_test_harness_element (h, "cudalabel");
+  GstBus *bus = cip_test_harness_add_bus (h);
+  GstVideoInfo info;
+
+  fail_unless (gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, 64,
+          48));
+  set_mask_caps (h, 64, 48);
+  fail_unless_equals_int (gst_harness_push (h,
+          gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info) - 1,
+              NULL)), GST_FLOW_ERROR);
+  cip_test_bus_assert_one_error (bus, GST_STREAM_ERROR,
+      GST_STREAM_ERROR_FORMAT, NULL);
+  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+  fail_unless_equals_int (get_n_regions (label), 0);
+  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT) == NULL);
+
+  gst_object_unref (label);
+  cip_test_harness_teardown_with_bus (h, bus);
+}
+
+GST_END_TEST;
+
+/* The enums' nicks and values, the defaults, the ranges and the flags. */
+GST_START_TEST (test_property_specs)
+{
+  static const gchar *connectivities[] = { "4", "8" };
+  GstElement *label = gst_element_factory_make ("cudalabel", NULL);
+  GObjectClass *klass;
+  GParamSpec *spec;
+  GEnumClass *enum_class;
+  gint mode = -1, connectivity = -1;
+  guint min_area = 1, n = 1, i;
+  gboolean post = TRUE;
+
+  fail_unless (label != NULL);
+  klass = G_OBJECT_GET_CLASS (label);
+  g_object_get (label, "mode", &mode, "connectivity", &connectivity,
+      "min-area", &min_area, "post-messages", &post, "n-regions", &n, NULL);
+  fail_unless_equals_int (mode, MODE_COLOR);
+  fail_unless_equals_int (connectivity, 8);
+  fail_unless_equals_int (min_area, 0);
+  fail_if (post);
+  fail_unless_equals_int (n, 0);
+
+  enum_class = g_type_class_ref (G_PARAM_SPEC_VALUE_TYPE
+      (g_object_class_find_property (klass, "mode")));
+  fail_unless_equals_int (enum_class->n_values, G_N_ELEMENTS (modes));
+  for (i = 0; i < G_N_ELEMENTS (modes); i++)
+    fail_unless_equals_int (g_enum_get_value_by_nick (enum_class,
+            modes[i])->value, i);
+  g_type_class_unref (enum_class);
+
+  enum_class = g_type_class_ref (G_PARAM_SPEC_VALUE_TYPE
+      (g_object_class_find_property (klass, "connectivity")));
+  fail_unless_equals_int (enum_class->n_values, 2);
+  for (i = 0; i < G_N_ELEMENTS (connectivities); i++)
+    fail_unless_equals_int (g_enum_get_value_by_nick (enum_class,
+            connectivities[i])->value, 4 + 4 * i);
+  g_type_class_unref (enum_class);
+
+  spec = g_object_class_find_property (klass, "min-area");
+  fail_unless_equals_int (G_PARAM_SPEC_UINT (spec)->maximum, G_MAXUINT);
+  fail_unless (spec->flags & GST_PARAM_MUTABLE_PLAYING);
+  fail_unless (spec->flags & GST_PARAM_CONTROLLABLE);
+  fail_unless (g_object_class_find_property (klass,
+          "connectivity")->flags & GST_PARAM_MUTABLE_PLAYING);
+  fail_unless (g_object_class_find_property (klass,
+          "post-messages")->flags & GST_PARAM_MUTABLE_PLAYING);
+  spec = g_object_class_find_property (klass, "n-regions");
+  fail_unless ((spec->flags & G_PARAM_READWRITE) == G_PARAM_READABLE);
+
+  gst_object_unref (label);
+}
+
+GST_END_TEST;
+
+static Suite *
+cudalabel_suite (void)
+{
+  Suite *s = suite_create ("cudalabel");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, CIP_TEST_TIMEOUT);
+  tcase_add_test (tc, test_coins_labels);
+  tcase_add_test (tc, test_mean_intensity_end_to_end);
+  tcase_add_test (tc, test_coins_color);
+  tcase_add_test (tc, test_passthrough);
+  tcase_add_test (tc, test_min_area_and_connectivity);
+  tcase_add_test (tc, test_post_messages);
+  tcase_add_test (tc, test_no_messages_by_default);
+  tcase_add_test (tc, test_table_grows);
+  tcase_add_loop_test (tc, test_more_than_65535_regions, 0, 2);
+  tcase_add_loop_test (tc, test_empty_and_full_frames, 0,
+      G_N_ELEMENTS (odd_sizes) * G_N_ELEMENTS (modes));
+  tcase_add_loop_test (tc, test_odd_sizes_and_strides, 0,
+      G_N_ELEMENTS (odd_sizes) * G_N_ELEMENTS (modes));
+  tcase_add_loop_test (tc, test_refuses_other_formats, 0, 2);
+  tcase_add_test (tc, test_short_buffer_is_an_error);
+  tcase_add_test (tc, test_property_specs);
+
+  return s;
+}
+
+CIP_TEST_ELEMENT_MAIN (cudalabel)
