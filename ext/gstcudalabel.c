@@ -550,9 +550,8 @@ gst_cuda_label_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
         ("use mode=color or a larger min-area"));
   self->warned_saturated = saturated;
 
-  if (post) {
+  if (post)
     gst_value_array_init (&regions, n);
-  }
   for (i = 0; i < n; i++) {
     const CipRegion *region = &self->table.regions[i];
     GstVideoRegionOfInterestMeta *roi;

@@ -52,14 +52,12 @@ struct _CipStream
 {
   cudaStream_t stream;
   int sm_count;
-  /* Two histograms of CIP_HIST_BINS counters: a histogram operation
-   * counts into hist[hist_turn] and zeroes the other, for the next. */
+  /* Two histograms of CIP_HIST_BINS counters and a block counter: a
+   * histogram operation counts into hist[hist_turn] and zeroes the other,
+   * for the next. */
   uint32_t *hist;
   unsigned hist_turn;
-  /* Co-resident blocks of the single-launch histogram kernels, measured
-   * on first use (0 until then). */
-  int equalize_blocks;
-  int otsu_blocks;
+  uint8_t *table;               /* CIP_HIST_BINS entries */
   CipScratch scratch[CIP_N_SCRATCH];
   CipMemoryStats *stats;        /* the owner's counters, or NULL */
   char error[256];

@@ -7,13 +7,13 @@
  * version 2 of the License, or (at your option) any later version.
  */
 
-/* Histogram equalization without a host round trip, in one launch:
- * histogram, lookup table and its application (cip-histogram.cuh). */
+/* Histogram equalization without a host round trip: histogram and lookup
+ * table in one launch, its application in a second (cip-histogram.cuh). */
 
 #include "cip-histogram.cuh"
 
-/* Fills @table, OpenCV's equalizeHist table for the finished histogram,
- * with a thread per bin: the running sums are exact integers, so a
+/* Writes OpenCV's equalizeHist table for the finished histogram into
+ * @table, with a thread per bin: the running sums are exact integers, so a
  * parallel scan gives the reference's table bit for bit. */
 __device__ __forceinline__ void
 equalize_table (const uint32_t * hist, uint8_t * table)
@@ -45,19 +45,16 @@ equalize_table (const uint32_t * hist, uint8_t * table)
   else
     table[bin] = cip_equalize_lut_value (cumulative - first_cumulative,
         cip_equalize_scale (total, first_count));
-  __syncthreads ();
 }
 
 __global__ void
 __launch_bounds__ (CIP_HISTOGRAM_THREADS)
-equalize_kernel (CipHistogramPass p)
+equalize_count_kernel (CipHistogramPass p)
 {
   __shared__ uint32_t warp_hists[CIP_HISTOGRAM_WARPS * CIP_HIST_BINS];
-  __shared__ uint8_t table[CIP_HIST_BINS];
 
-  cip_histogram_count (p, warp_hists);
-  equalize_table (p.hist, table);
-  cip_histogram_apply (p, table);
+  if (cip_histogram_count (p, warp_hists))
+    equalize_table (p.hist, p.table);
 }
 
 extern "C" CipStatus
@@ -68,7 +65,9 @@ cip_equalize (const CipImage * src, CipImage * dst, CipStream * stream)
   if (stream == NULL || cip_check_pair (src, dst, 1) != CIP_OK)
     return CIP_ERROR_INVALID_ARGUMENT;
 
-  p = cip_histogram_pass (src, dst, stream);
-  return cip_histogram_launch (equalize_kernel, p, p,
-      &stream->equalize_blocks, "equalize kernel", stream);
+  p = cip_histogram_pass (src, stream);
+  equalize_count_kernel <<<cip_histogram_blocks (p, stream),
+      CIP_HISTOGRAM_THREADS, 0, stream->stream >>> (p);
+  CIP_CUDA_TRY_LAUNCH (stream, "equalize histogram kernel");
+  return cip_histogram_finish (src, dst, stream);
 }

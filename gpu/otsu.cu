@@ -7,9 +7,9 @@
  * version 2 of the License, or (at your option) any later version.
  */
 
-/* Otsu binarization without a host round trip, in one launch: histogram,
- * threshold and binarization (cip-histogram.cuh); the kernel writes the
- * threshold straight into the caller's page-locked byte. */
+/* Otsu binarization without a host round trip: histogram and threshold in
+ * one launch, binarization in a second (cip-histogram.cuh); the first
+ * writes the threshold straight into the caller's page-locked byte. */
 
 #include "cip-histogram.cuh"
 
@@ -190,21 +190,20 @@ typedef struct
 
 __global__ void
 __launch_bounds__ (CIP_HISTOGRAM_THREADS)
-otsu_kernel (OtsuParams p)
+otsu_count_kernel (OtsuParams p)
 {
   __shared__ uint32_t warp_hists[CIP_HISTOGRAM_WARPS * CIP_HIST_BINS];
-  __shared__ uint8_t table[CIP_HIST_BINS];
   uint8_t t;
 
-  cip_histogram_count (p.pass, warp_hists);
+  if (!cip_histogram_count (p.pass, warp_hists))
+    return;
+
   t = otsu_threshold (p.pass.hist);
-  table[threadIdx.x] = cip_mask_pixel (threadIdx.x, t, 255, p.invert);
+  p.pass.table[threadIdx.x] = cip_mask_pixel (threadIdx.x, t, 255, p.invert);
   /* With unified addressing, page-locked host memory is addressable from
    * kernels at its host address: the byte needs no copy of its own. */
-  if (blockIdx.x == 0 && threadIdx.x == 0)
+  if (threadIdx.x == 0)
     *p.threshold = t;
-  __syncthreads ();
-  cip_histogram_apply (p.pass, table);
 }
 
 extern "C" CipStatus
@@ -217,9 +216,11 @@ cip_otsu (const CipImage * src, CipImage * dst, bool invert,
       cip_check_pair (src, dst, 1) != CIP_OK)
     return CIP_ERROR_INVALID_ARGUMENT;
 
-  p.pass = cip_histogram_pass (src, dst, stream);
+  p.pass = cip_histogram_pass (src, stream);
   p.invert = invert;
   p.threshold = threshold;
-  return cip_histogram_launch (otsu_kernel, p, p.pass, &stream->otsu_blocks,
-      "Otsu kernel", stream);
+  otsu_count_kernel <<<cip_histogram_blocks (p.pass, stream),
+      CIP_HISTOGRAM_THREADS, 0, stream->stream >>> (p);
+  CIP_CUDA_TRY_LAUNCH (stream, "Otsu histogram kernel");
+  return cip_histogram_finish (src, dst, stream);
 }

@@ -88,12 +88,14 @@ stream_init (CipStream * s)
   CIP_CUDA_TRY (s, cudaStreamCreateWithFlags (&s->stream,
           cudaStreamNonBlocking));
   CIP_CUDA_TRY (s, cudaMalloc ((void **) &s->hist,
-          2 * CIP_HIST_BINS * sizeof (uint32_t)));
+          (2 * CIP_HIST_BINS + 1) * sizeof (uint32_t)));
   count_allocation (s);
   /* Zero once; each histogram operation zeroes the buffer the next one
-   * will use. */
+   * will use, and its last block the block counter. */
   CIP_CUDA_TRY (s, cudaMemset (s->hist, 0,
-          2 * CIP_HIST_BINS * sizeof (uint32_t)));
+          (2 * CIP_HIST_BINS + 1) * sizeof (uint32_t)));
+  CIP_CUDA_TRY (s, cudaMalloc ((void **) &s->table, CIP_HIST_BINS));
+  count_allocation (s);
   return CIP_OK;
 }
 
@@ -129,6 +131,10 @@ cip_stream_free (CipStream * stream)
   }
   if (stream->hist) {
     cudaFree (stream->hist);
+    count_free (stream);
+  }
+  if (stream->table) {
+    cudaFree (stream->table);
     count_free (stream);
   }
   for (int i = 0; i < CIP_N_SCRATCH; i++) {

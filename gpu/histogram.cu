@@ -1,0 +1,51 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/* The second launch of the histogram operations: see cip-histogram.cuh. */
+
+#include "cip-histogram.cuh"
+
+__global__ void
+cip_histogram_apply_kernel (const uint8_t * __restrict__ src,
+    size_t src_stride, uint8_t * __restrict__ dst, size_t dst_stride,
+    int width, bool src_aligned, bool dst_aligned,
+    const uint8_t * __restrict__ lut)
+{
+  __shared__ uint8_t table[CIP_HIST_BINS];
+  int x = blockIdx.x * CIP_ROW_SPAN + threadIdx.x * CIP_UNIT;
+  int y = blockIdx.y;
+  CipUnit v;
+
+  for (int i = threadIdx.x; i < CIP_HIST_BINS; i += blockDim.x)
+    table[i] = lut[i];
+  __syncthreads ();
+
+  if (x >= width)
+    return;
+
+  v = cip_load16 (src + y * src_stride, x, width, src_aligned);
+#pragma unroll
+  for (int i = 0; i < CIP_UNIT; i++)
+    v.b[i] = table[v.b[i]];
+  cip_store16 (dst + y * dst_stride, x, width, dst_aligned, v);
+}
+
+CipStatus
+cip_histogram_finish (const CipImage * src, CipImage * dst,
+    CipStream * stream)
+{
+  stream->hist_turn++;
+  cip_histogram_apply_kernel <<<dim3 (cip_row_segments (src->width),
+          src->height), CIP_ROW_THREADS, 0, stream->stream >>> (
+      (const uint8_t *) src->data, src->stride, (uint8_t *) dst->data,
+      dst->stride, src->width, cip_rows_aligned (src, 16),
+      cip_rows_aligned (dst, 16), stream->table);
+  CIP_CUDA_TRY_LAUNCH (stream, "lookup-table kernel");
+  return CIP_OK;
+}
