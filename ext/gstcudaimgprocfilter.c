@@ -1033,6 +1033,9 @@ gst_cuda_imgproc_filter_before_transform (GstBaseTransform * trans,
   GstClockTime timestamp = GST_BUFFER_TIMESTAMP (buffer);
   GstClockTime stream_time;
 
+  /* No time segment (data right after a flush, before the new segment). */
+  if (trans->segment.format != GST_FORMAT_TIME)
+    return;
   stream_time = gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME,
       timestamp);
   if (GST_CLOCK_TIME_IS_VALID (stream_time))
@@ -1059,6 +1062,40 @@ plane_image (GstVideoFrame * frame, guint plane, CipFormat format)
   if (plane > 0)
     image.width *= GST_VIDEO_FRAME_COMP_PSTRIDE (frame, comp);
   return image;
+}
+
+/* Whether every plane of @frame lies within the memory mapped for it,
+ * rows downwards and apart.  gst_video_frame_map() checks the buffer's
+ * size only when there is no video meta: a meta's strides and offsets are
+ * taken as they are, and each plane is mapped from the one memory its
+ * offset falls in, so a short buffer, a wrong stride or a plane across
+ * two memories would be read out of bounds. */
+static gboolean
+frame_fits (const GstVideoFrame * frame)
+{
+  const GstVideoFormatInfo *finfo = frame->info.finfo;
+  guint plane, comp;
+
+  if (frame->meta == NULL)
+    return TRUE;
+  for (plane = 0; plane < GST_VIDEO_FRAME_N_PLANES (frame); plane++) {
+    const GstMapInfo *map = &frame->map[plane];
+    const guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (frame, plane);
+    gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, plane);
+    gsize row_bytes, rows, available;
+
+    for (comp = 0; comp < GST_VIDEO_FRAME_N_COMPONENTS (frame); comp++)
+      if (GST_VIDEO_FORMAT_INFO_PLANE (finfo, comp) == plane)
+        break;
+    row_bytes = (gsize) GST_VIDEO_FRAME_COMP_WIDTH (frame, comp) *
+        GST_VIDEO_FRAME_COMP_PSTRIDE (frame, comp);
+    rows = GST_VIDEO_FRAME_COMP_HEIGHT (frame, comp);
+    available = map->size - (gsize) (data - map->data);
+    if (stride < 0 || (gsize) stride < row_bytes ||
+        (gsize) stride * (rows - 1) + row_bytes > available)
+      return FALSE;
+  }
+  return TRUE;
 }
 
 /* Whether @buffer holds device memory of @context, whose pointers the
@@ -1230,6 +1267,7 @@ gst_cuda_imgproc_filter_transform (GstBaseTransform * trans,
   gboolean on_cuda = priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CUDA;
   GstVideoFrame in_frame, out_frame, intensity_frame;
   gboolean src_on_device, dst_on_device, have_intensity;
+  GstVideoMeta *meta;
   CipStatus status;
   guint plane;
 
@@ -1253,9 +1291,21 @@ gst_cuda_imgproc_filter_transform (GstBaseTransform * trans,
       goto wait_failed;
   }
 
+  /* A video meta of another frame than the caps' one: GStreamer would
+   * map it with a critical warning, or at the meta's size. */
+  meta = gst_buffer_get_video_meta (inbuf);
+  if (meta && (meta->format != GST_VIDEO_INFO_FORMAT (&priv->in_info) ||
+          meta->width != (guint) GST_VIDEO_INFO_WIDTH (&priv->in_info) ||
+          meta->height != (guint) GST_VIDEO_INFO_HEIGHT (&priv->in_info) ||
+          meta->n_planes != GST_VIDEO_INFO_N_PLANES (&priv->in_info)))
+    goto invalid_input;
   if (!gst_video_frame_map (&in_frame, &priv->in_info, inbuf,
           GST_MAP_READ | (src_on_device ? GST_MAP_CUDA : 0)))
     goto invalid_input;
+  if (!frame_fits (&in_frame)) {
+    gst_video_frame_unmap (&in_frame);
+    goto invalid_input;
+  }
   if (!gst_video_frame_map (&out_frame, &priv->out_info, outbuf,
           GST_MAP_WRITE | (dst_on_device ? GST_MAP_CUDA : 0)))
     goto invalid_output;

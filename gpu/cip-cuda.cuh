@@ -74,6 +74,28 @@ CipStatus cip_cuda_scratch (CipStream * stream, CipScratchSlot slot,
 CipStatus cip_cuda_fail (CipStream * stream, const char *call,
     cudaError_t err);
 
+/* Test-only fault injection, for the robustness suite: the environment
+ * variable CIP_FAULT, read once when the library is loaded, lists faults
+ * separated by commas.  "alloc:N": the N-th device or page-locked
+ * allocation of the process fails with cudaErrorMemoryAllocation; "launch:N":
+ * the N-th launch check reports cudaErrorLaunchOutOfResources.  Counted
+ * from the loading, over every stream and thread; each fires once.
+ * Unset, a check costs one branch. */
+typedef enum
+{
+  CIP_FAULT_ALLOC,
+  CIP_FAULT_LAUNCH,
+  CIP_N_FAULTS
+} CipFault;
+
+extern bool cip_fault_armed;
+
+/* True when this check is the one CIP_FAULT names for @fault. */
+bool cip_fault_fire (CipFault fault);
+
+#define CIP_FAULT_HIT(fault) \
+  (__builtin_expect (cip_fault_armed, 0) && cip_fault_fire (fault))
+
 /* Evaluates a CUDA runtime call; on failure records it and returns. */
 #define CIP_CUDA_TRY(stream, call)                                  \
   do {                                                              \
@@ -85,7 +107,8 @@ CipStatus cip_cuda_fail (CipStream * stream, const char *call,
 /* Checks the launch that just happened. */
 #define CIP_CUDA_TRY_LAUNCH(stream, kernel_name)                    \
   do {                                                              \
-    cudaError_t _cip_err = cudaGetLastError ();                     \
+    cudaError_t _cip_err = CIP_FAULT_HIT (CIP_FAULT_LAUNCH) ?       \
+        cudaErrorLaunchOutOfResources : cudaGetLastError ();        \
     if (_cip_err != cudaSuccess)                                    \
       return cip_cuda_fail ((stream), kernel_name " launch", _cip_err); \
   } while (0)

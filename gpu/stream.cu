@@ -55,6 +55,62 @@ status_from_cuda (cudaError_t err)
   }
 }
 
+/* Test-only fault injection (see CIP_FAULT in cip-cuda.cuh).  Each
+ * countdown fires when it reaches zero; unset, it starts at zero and only
+ * goes further down. */
+bool cip_fault_armed;
+static int64_t fault_countdown[CIP_N_FAULTS];
+static const char *const fault_names[CIP_N_FAULTS] = { "alloc", "launch" };
+
+__attribute__ ((constructor))
+static void
+fault_read_environment (void)
+{
+  const char *spec = getenv ("CIP_FAULT");
+
+  while (spec && *spec) {
+    const char *end = strchr (spec, ',');
+    size_t len = end ? (size_t) (end - spec) : strlen (spec);
+    bool known = false;
+
+    for (int i = 0; i < CIP_N_FAULTS; i++) {
+      size_t name_len = strlen (fault_names[i]);
+      char *rest;
+      long long n;
+
+      if (len <= name_len + 1 || strncmp (spec, fault_names[i], name_len) != 0
+          || spec[name_len] != ':')
+        continue;
+      n = strtoll (spec + name_len + 1, &rest, 10);
+      if (n < 1 || rest != spec + len)
+        continue;
+      fault_countdown[i] = n;
+      cip_fault_armed = known = true;
+    }
+    if (!known)
+      fprintf (stderr, "CIP_FAULT: ignoring \"%.*s\" (expected alloc:N or "
+          "launch:N, N >= 1)\n", (int) len, spec);
+    spec = end ? end + 1 : NULL;
+  }
+}
+
+bool
+cip_fault_fire (CipFault fault)
+{
+  if (__atomic_sub_fetch (&fault_countdown[fault], 1, __ATOMIC_RELAXED) != 0)
+    return false;
+  fprintf (stderr, "CIP_FAULT: injecting a %s failure\n", fault_names[fault]);
+  return true;
+}
+
+/* Before each allocation: the injected failure, reported as a real one. */
+#define CIP_FAULT_TRY_ALLOC(stream, call)                           \
+  do {                                                              \
+    if (CIP_FAULT_HIT (CIP_FAULT_ALLOC))                            \
+      return cip_cuda_fail ((stream), call " (injected)",           \
+          cudaErrorMemoryAllocation);                               \
+  } while (0)
+
 CipStatus
 cip_cuda_fail (CipStream * stream, const char *call, cudaError_t err)
 {
@@ -87,6 +143,7 @@ stream_init (CipStream * s)
           cudaDevAttrMultiProcessorCount, device));
   CIP_CUDA_TRY (s, cudaStreamCreateWithFlags (&s->stream,
           cudaStreamNonBlocking));
+  CIP_FAULT_TRY_ALLOC (s, "cudaMalloc");
   CIP_CUDA_TRY (s, cudaMalloc ((void **) &s->hist,
           (2 * CIP_HIST_BINS + 1) * sizeof (uint32_t)));
   count_allocation (s);
@@ -94,6 +151,7 @@ stream_init (CipStream * s)
    * will use, and its last block the block counter. */
   CIP_CUDA_TRY (s, cudaMemset (s->hist, 0,
           (2 * CIP_HIST_BINS + 1) * sizeof (uint32_t)));
+  CIP_FAULT_TRY_ALLOC (s, "cudaMalloc");
   CIP_CUDA_TRY (s, cudaMalloc ((void **) &s->table, CIP_HIST_BINS));
   count_allocation (s);
   return CIP_OK;
@@ -161,6 +219,7 @@ cip_cuda_scratch (CipStream * stream, CipScratchSlot slot, size_t size,
       scratch->data = NULL;
       scratch->size = 0;
     }
+    CIP_FAULT_TRY_ALLOC (stream, "cudaMalloc");
     CIP_CUDA_TRY (stream, cudaMalloc (&scratch->data, size));
     count_allocation (stream);
     scratch->size = size;
@@ -202,6 +261,7 @@ cip_image_alloc (CipImage * image, int width, int height, CipFormat format,
       height < 1 || height > CIP_MAX_DIMENSION)
     return CIP_ERROR_INVALID_ARGUMENT;
 
+  CIP_FAULT_TRY_ALLOC (stream, "cudaMallocPitch");
   CIP_CUDA_TRY (stream, cudaMallocPitch (&data, &pitch,
           (size_t) width * bpp, height));
   count_allocation (stream);
@@ -227,6 +287,7 @@ CipStatus
 cip_host_alloc (void **ptr, size_t size, CipStream * stream)
 {
   /* Portable: pinned for every context, whichever is current later. */
+  CIP_FAULT_TRY_ALLOC (stream, "cudaHostAlloc");
   CIP_CUDA_TRY (stream, cudaHostAlloc (ptr, size, cudaHostAllocPortable));
   count_allocation (stream);
   return CIP_OK;

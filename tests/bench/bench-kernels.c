@@ -11,7 +11,7 @@
  * bandwidth of the same GPU and, when built with NPP, NPP's nearest
  * equivalents on the same stream.
  *
- *   bench-kernels [--quick] [--csv FILE]
+ *   bench-kernels [--quick] [--only TEXT] [--csv FILE]
  *
  * Floors: a 256 MB device-to-device copy (bytes read + written), 64 MB
  * host-to-device and device-to-host copies from page-locked and from
@@ -158,6 +158,8 @@ static const struct
 
 static FILE *csv;
 static guint n_passed, n_failed;
+/* --only: the operations whose name contains it. */
+static gchar *only;
 
 /* Statistics */
 
@@ -896,6 +898,8 @@ run_size (Ctx * c, int s, size_t rotation_bytes, double copy_gbps)
     double npp_us = NAN;
     Timing ours, npp;
 
+    if (only && !strstr (oc->name, only))
+      continue;
     if (!time_op (c, oc->ours, set, &ours)) {
       op_failed (c, oc->name, sizes[s].name, FALSE);
       continue;
@@ -920,6 +924,8 @@ run_size (Ctx * c, int s, size_t rotation_bytes, double copy_gbps)
     double bytes = pixels * oc->bytes_per_pixel;
     Timing t;
 
+    if (only)
+      continue;
     if (!prepare (c, oc->prepare, set) || !time_op (c, oc->ours, set, &t)) {
       op_failed (c, oc->name, sizes[s].name, TRUE);
       continue;
@@ -1169,6 +1175,9 @@ main (int argc, char **argv)
   GOptionEntry entries[] = {
     {"quick", 0, 0, G_OPTION_ARG_NONE, &quick,
         "The CPU reference on small images (no GPU needed)", NULL},
+    {"only", 0, 0, G_OPTION_ARG_STRING, &only,
+        "Run only the operations whose name contains TEXT (and their NPP "
+          "peers)", "TEXT"},
     {"csv", 0, 0, G_OPTION_ARG_FILENAME, &csv_path, "Write the rows as CSV",
         "FILE"},
     {NULL}
