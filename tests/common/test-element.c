@@ -62,6 +62,36 @@ cip_test_video_format (CipFormat format)
   return GST_VIDEO_FORMAT_UNKNOWN;
 }
 
+CipFormat
+cip_test_plane0_format (GstVideoFormat format)
+{
+  switch (format) {
+    case GST_VIDEO_FORMAT_GRAY8:
+    case GST_VIDEO_FORMAT_NV12:
+    case GST_VIDEO_FORMAT_I420:
+      return CIP_FORMAT_GRAY8;
+    case GST_VIDEO_FORMAT_RGBA:
+      return CIP_FORMAT_RGBA;
+    case GST_VIDEO_FORMAT_BGRA:
+      return CIP_FORMAT_BGRA;
+    case GST_VIDEO_FORMAT_RGBx:
+      return CIP_FORMAT_RGBX;
+    case GST_VIDEO_FORMAT_BGRx:
+      return CIP_FORMAT_BGRX;
+    case GST_VIDEO_FORMAT_ARGB:
+      return CIP_FORMAT_ARGB;
+    case GST_VIDEO_FORMAT_ABGR:
+      return CIP_FORMAT_ABGR;
+    case GST_VIDEO_FORMAT_RGB:
+      return CIP_FORMAT_RGB;
+    case GST_VIDEO_FORMAT_BGR:
+      return CIP_FORMAT_BGR;
+    default:
+      fail ("no CipFormat for %s", gst_video_format_to_string (format));
+      return CIP_FORMAT_GRAY8;
+  }
+}
+
 GstCaps *
 cip_test_caps_new (GstVideoFormat format, gint width, gint height)
 {
@@ -83,6 +113,20 @@ cip_test_harness_new (const gchar * element, const gchar * props)
   gst_harness_set_sink_caps_str (h, "video/x-raw");
   g_free (launch);
   return h;
+}
+
+void
+cip_test_harness_set_caps (GstHarness * h, GstVideoFormat format,
+    gint width, gint height)
+{
+  gst_harness_set_src_caps (h, cip_test_caps_new (format, width, height));
+}
+
+void
+cip_test_harness_set_image_caps (GstHarness * h, const CipImage * image)
+{
+  cip_test_harness_set_caps (h, cip_test_video_format (image->format),
+      image->width, image->height);
 }
 
 GstElement *
@@ -132,6 +176,54 @@ cip_test_push_pull (GstHarness * h, GstBuffer * in)
   out = gst_harness_try_pull (h);
   fail_unless (out != NULL, "no output buffer for the pushed one");
   return out;
+}
+
+void
+cip_test_push_pull_assert (GstHarness * h, GstBuffer * in,
+    const CipImage * expected)
+{
+  GstBuffer *out = cip_test_push_pull (h, in);
+  GstCaps *caps = cip_test_harness_output_caps (h);
+  GstVideoInfo info;
+
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (&info),
+      cip_test_video_format (expected->format));
+  fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&info), expected->width);
+  fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&info), expected->height);
+  cip_test_assert_buffer_image (out, caps, expected);
+  gst_caps_unref (caps);
+  gst_buffer_unref (out);
+}
+
+void
+cip_test_assert_caps_refused (GstHarness * h, GstVideoFormat format,
+    gint width, gint height)
+{
+  GstVideoInfo info;
+
+  fail_unless (gst_video_info_set_format (&info, format, width, height));
+  cip_test_harness_set_caps (h, format, width, height);
+  fail_unless_equals_int (gst_harness_push (h,
+          gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info),
+              NULL)), GST_FLOW_NOT_NEGOTIATED);
+  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+}
+
+void
+cip_test_assert_short_buffer_refused (GstHarness * h, GstBus * bus,
+    GstVideoFormat format)
+{
+  GstVideoInfo info;
+
+  fail_unless (gst_video_info_set_format (&info, format, 64, 48));
+  cip_test_harness_set_caps (h, format, 64, 48);
+  fail_unless_equals_int (gst_harness_push (h,
+          gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info) - 1,
+              NULL)), GST_FLOW_ERROR);
+  cip_test_bus_assert_one_error (bus, GST_STREAM_ERROR,
+      GST_STREAM_ERROR_FORMAT, NULL);
+  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
 }
 
 CipImage
@@ -256,37 +348,6 @@ cip_test_buffer_for_format (const CipImage * image, GstVideoFormat format,
   return cip_test_buffer_new (image);
 }
 
-static CipFormat
-cip_format_of_frame (GstVideoFrame * frame)
-{
-  switch (GST_VIDEO_FRAME_FORMAT (frame)) {
-    case GST_VIDEO_FORMAT_GRAY8:
-    case GST_VIDEO_FORMAT_NV12:
-    case GST_VIDEO_FORMAT_I420:
-      return CIP_FORMAT_GRAY8;
-    case GST_VIDEO_FORMAT_RGBA:
-      return CIP_FORMAT_RGBA;
-    case GST_VIDEO_FORMAT_BGRA:
-      return CIP_FORMAT_BGRA;
-    case GST_VIDEO_FORMAT_RGBx:
-      return CIP_FORMAT_RGBX;
-    case GST_VIDEO_FORMAT_BGRx:
-      return CIP_FORMAT_BGRX;
-    case GST_VIDEO_FORMAT_ARGB:
-      return CIP_FORMAT_ARGB;
-    case GST_VIDEO_FORMAT_ABGR:
-      return CIP_FORMAT_ABGR;
-    case GST_VIDEO_FORMAT_RGB:
-      return CIP_FORMAT_RGB;
-    case GST_VIDEO_FORMAT_BGR:
-      return CIP_FORMAT_BGR;
-    default:
-      fail ("unexpected format %s",
-          gst_video_format_to_string (GST_VIDEO_FRAME_FORMAT (frame)));
-      return CIP_FORMAT_GRAY8;
-  }
-}
-
 void
 cip_test_frame_map (GstVideoFrame * frame, GstBuffer * buffer,
     GstCaps * caps, CipImage * plane0)
@@ -302,7 +363,33 @@ cip_test_frame_map (GstVideoFrame * frame, GstBuffer * buffer,
   plane0->width = GST_VIDEO_FRAME_COMP_WIDTH (frame, 0);
   plane0->height = GST_VIDEO_FRAME_COMP_HEIGHT (frame, 0);
   plane0->stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
-  plane0->format = cip_format_of_frame (frame);
+  plane0->format = cip_test_plane0_format (GST_VIDEO_FRAME_FORMAT (frame));
+}
+
+guint32
+cip_test_buffer_fnv1a (GstBuffer * buffer, GstCaps * caps)
+{
+  GstVideoFrame frame;
+  CipImage plane;
+  guint32 hash;
+
+  cip_test_frame_map (&frame, buffer, caps, &plane);
+  hash = cip_test_image_fnv1a (&plane);
+  gst_video_frame_unmap (&frame);
+  return hash;
+}
+
+gchar *
+cip_test_buffer_md5 (GstBuffer * buffer, GstCaps * caps)
+{
+  GstVideoFrame frame;
+  CipImage plane;
+  gchar *md5;
+
+  cip_test_frame_map (&frame, buffer, caps, &plane);
+  md5 = cip_test_image_md5 (&plane);
+  gst_video_frame_unmap (&frame);
+  return md5;
 }
 
 void

@@ -47,6 +47,10 @@ gboolean cip_test_probe_cuda_device (void);
 /* The GStreamer format of a CipFormat (GRAY8, RGBA, RGBx...). */
 GstVideoFormat cip_test_video_format (CipFormat format);
 
+/* The CipFormat of the first plane of @format (GRAY8 for the YUV formats);
+ * fails the test for a format no CipFormat describes. */
+CipFormat cip_test_plane0_format (GstVideoFormat format);
+
 /* "video/x-raw, format=@format, width=@width, height=@height,
  * framerate=30/1". */
 GstCaps *cip_test_caps_new (GstVideoFormat format, gint width, gint height);
@@ -54,6 +58,12 @@ GstCaps *cip_test_caps_new (GstVideoFormat format, gint width, gint height);
 /* A harness around "@element backend=<the backend under test> @props"
  * (@props may be NULL), already PLAYING. */
 GstHarness *cip_test_harness_new (const gchar * element, const gchar * props);
+
+/* Sets the harness's source caps to cip_test_caps_new() of @format,
+ * @width and @height, or of @image's format and size. */
+void cip_test_harness_set_caps (GstHarness * h, GstVideoFormat format,
+    gint width, gint height);
+void cip_test_harness_set_image_caps (GstHarness * h, const CipImage * image);
 
 /* The harnessed element itself (not the bin around it); transfer full. */
 GstElement *cip_test_harness_element (GstHarness * h, const gchar * name);
@@ -70,6 +80,25 @@ GstCaps *cip_test_harness_output_caps (GstHarness * h);
 /* Pushes @in (transfer full), checks that the push returns GST_FLOW_OK and
  * returns the one buffer that came out; transfer full. */
 GstBuffer *cip_test_push_pull (GstHarness * h, GstBuffer * in);
+
+/* Pushes @in (transfer full) and fails the test unless the one buffer that
+ * comes out is a frame of @expected's format and size holding its
+ * pixels. */
+void cip_test_push_pull_assert (GstHarness * h, GstBuffer * in,
+    const CipImage * expected);
+
+/* Fails the test unless a frame of @format, @width x @height, pushed into
+ * @h is refused as GST_FLOW_NOT_NEGOTIATED with nothing coming out.  Sets
+ * the source caps. */
+void cip_test_assert_caps_refused (GstHarness * h, GstVideoFormat format,
+    gint width, gint height);
+
+/* Fails the test unless a 64x48 buffer of @format one byte too short for
+ * its caps, pushed into @h (given @bus by cip_test_harness_add_bus()), is
+ * GST_FLOW_ERROR with exactly one STREAM/FORMAT error on @bus and nothing
+ * coming out.  Sets the source caps. */
+void cip_test_assert_short_buffer_refused (GstHarness * h, GstBus * bus,
+    GstVideoFormat format);
 
 /* A random image of pad-less rows. */
 CipImage cip_test_image_random (int width, int height, CipFormat format,
@@ -99,6 +128,11 @@ GstBuffer *cip_test_buffer_for_format (const CipImage * image,
  * CipImage (GRAY8 for gray and YUV formats). */
 void cip_test_frame_map (GstVideoFrame * frame, GstBuffer * buffer,
     GstCaps * caps, CipImage * plane0);
+
+/* The FNV-1a hash and the MD5 of plane 0 of @buffer (a frame of @caps),
+ * as cip_test_image_fnv1a() and cip_test_image_md5() compute them. */
+guint32 cip_test_buffer_fnv1a (GstBuffer * buffer, GstCaps * caps);
+gchar *cip_test_buffer_md5 (GstBuffer * buffer, GstCaps * caps);
 
 /* Fails the test unless plane 0 of @buffer (a frame of @caps) holds the
  * pixels of @expected. */

@@ -209,17 +209,166 @@ cip_test_images_equal (const CipImage * a, const CipImage * b,
   return !found;
 }
 
+void
+cip_test_assert_images_equal (const CipImage * a, const CipImage * b,
+    const char *what)
+{
+  gchar *where = NULL;
+
+  if (!cip_test_images_equal (a, b, &where)) {
+    gchar *message = g_strdup_printf ("%s: %s", what, where);
+
+    g_assertion_message (G_LOG_DOMAIN, __FILE__, __LINE__, G_STRFUNC, message);
+    g_free (message);
+  }
+  g_free (where);
+}
+
+guint32
+cip_test_image_fnv1a (const CipImage * image)
+{
+  size_t row = (size_t) image->width * cip_format_bytes_per_pixel
+      (image->format), x;
+  guint32 hash = 0x811c9dc5u;
+  int y;
+
+  for (y = 0; y < image->height; y++)
+    for (x = 0; x < row; x++)
+      hash = (hash ^ ((const guint8 *) image->data)[y * image->stride + x]) *
+          0x01000193u;
+  return hash;
+}
+
+gchar *
+cip_test_image_md5 (const CipImage * image)
+{
+  GChecksum *checksum = g_checksum_new (G_CHECKSUM_MD5);
+  size_t row = (size_t) image->width * cip_format_bytes_per_pixel
+      (image->format);
+  gchar *md5;
+  int y;
+
+  for (y = 0; y < image->height; y++)
+    g_checksum_update (checksum,
+        (const guchar *) image->data + (size_t) y * image->stride, row);
+  md5 = g_strdup (g_checksum_get_string (checksum));
+  g_checksum_free (checksum);
+  return md5;
+}
+
 GKeyFile *
-cip_test_expected (void)
+cip_test_expected_file (const char *name)
 {
   GKeyFile *file = g_key_file_new ();
-  gchar *path = cip_test_data_path ("expected.ini");
+  gchar *path = cip_test_data_path (name);
   GError *error = NULL;
 
   if (!g_key_file_load_from_file (file, path, G_KEY_FILE_NONE, &error))
     g_error ("cannot load %s: %s", path, error->message);
   g_free (path);
   return file;
+}
+
+GKeyFile *
+cip_test_expected (void)
+{
+  return cip_test_expected_file ("expected.ini");
+}
+
+/* Aborts the test if reading [@group] @key set @error. */
+static void
+ini_check (GError * error, const gchar * group, const gchar * key)
+{
+  if (error)
+    g_error ("[%s] %s: %s", group, key, error->message);
+}
+
+/* Aborts the test unless the list [@group] @key read without @error and
+ * held @n values. */
+static void
+ini_check_list (GError * error, const gchar * group, const gchar * key,
+    gsize length, gsize n)
+{
+  ini_check (error, group, key);
+  if (length != n)
+    g_error ("[%s] %s: %" G_GSIZE_FORMAT " values, not %" G_GSIZE_FORMAT,
+        group, key, length, n);
+}
+
+gint
+cip_test_ini_int (GKeyFile * file, const gchar * group, const gchar * key)
+{
+  GError *error = NULL;
+  gint value = g_key_file_get_integer (file, group, key, &error);
+
+  ini_check (error, group, key);
+  return value;
+}
+
+guint64
+cip_test_ini_uint64 (GKeyFile * file, const gchar * group, const gchar * key)
+{
+  GError *error = NULL;
+  guint64 value = g_key_file_get_uint64 (file, group, key, &error);
+
+  ini_check (error, group, key);
+  return value;
+}
+
+gdouble
+cip_test_ini_double (GKeyFile * file, const gchar * group, const gchar * key)
+{
+  GError *error = NULL;
+  gdouble value = g_key_file_get_double (file, group, key, &error);
+
+  ini_check (error, group, key);
+  return value;
+}
+
+gchar *
+cip_test_ini_string (GKeyFile * file, const gchar * group, const gchar * key)
+{
+  GError *error = NULL;
+  gchar *value = g_key_file_get_string (file, group, key, &error);
+
+  ini_check (error, group, key);
+  return value;
+}
+
+gint *
+cip_test_ini_ints (GKeyFile * file, const gchar * group, const gchar * key,
+    gsize n)
+{
+  GError *error = NULL;
+  gsize length = 0;
+  gint *values = g_key_file_get_integer_list (file, group, key, &length,
+      &error);
+
+  ini_check_list (error, group, key, length, n);
+  return values;
+}
+
+gdouble *
+cip_test_ini_doubles (GKeyFile * file, const gchar * group,
+    const gchar * key, gsize n)
+{
+  GError *error = NULL;
+  gsize length = 0, i;
+  gchar **strings = g_key_file_get_string_list (file, group, key, &length,
+      &error);
+  gdouble *values;
+
+  ini_check_list (error, group, key, length, n);
+  values = g_new (gdouble, MAX (n, 1));
+  for (i = 0; i < length; i++) {
+    gchar *end = NULL;
+
+    values[i] = g_ascii_strtod (strings[i], &end);
+    if (end == strings[i] || *end != '\0')
+      g_error ("[%s] %s: '%s' is not a number", group, key, strings[i]);
+  }
+  g_strfreev (strings);
+  return values;
 }
 
 gboolean
@@ -240,6 +389,29 @@ cip_test_have_cuda_device (void)
   int count = 0;
 
   return cip_device_count (&count) == CIP_OK && count > 0;
+}
+
+void
+cip_test_bad_images_init (CipBadImages * other, const CipImage * rgba)
+{
+  other->rgba = *rgba;
+  other->wide_src = cip_test_image_new (CIP_MAX_DIMENSION + 1, 1,
+      CIP_FORMAT_GRAY8, 0);
+  other->wide_dst = cip_test_image_new (CIP_MAX_DIMENSION + 1, 1,
+      CIP_FORMAT_GRAY8, 0);
+  other->high_src = cip_test_image_new (5, CIP_MAX_DIMENSION + 1,
+      CIP_FORMAT_GRAY8, 0);
+  other->high_dst = cip_test_image_new (5, CIP_MAX_DIMENSION + 1,
+      CIP_FORMAT_GRAY8, 0);
+}
+
+void
+cip_test_bad_images_clear (CipBadImages * other)
+{
+  cip_test_image_free (&other->high_dst);
+  cip_test_image_free (&other->high_src);
+  cip_test_image_free (&other->wide_dst);
+  cip_test_image_free (&other->wide_src);
 }
 
 void

@@ -47,9 +47,46 @@ CipImage cip_test_image_repack (const CipImage * rgb, CipFormat format,
 gboolean cip_test_images_equal (const CipImage * a, const CipImage * b,
     gchar ** where);
 
+/* Compares the pixels of two images like cip_test_images_equal() and
+ * fails the test, naming @what and the first difference, unless they are
+ * equal. */
+void cip_test_assert_images_equal (const CipImage * a, const CipImage * b,
+    const char *what);
+
+/* The FNV-1a hash and the MD5 (a hex string, free with g_free) of the pixel
+ * rows of @image without their padding, as the data scripts compute
+ * them. */
+guint32 cip_test_image_fnv1a (const CipImage * image);
+gchar *cip_test_image_md5 (const CipImage * image);
+
 /* tests/data/expected.ini: figures computed by OpenCV. */
 GKeyFile *cip_test_expected (void);
 gchar *cip_test_data_path (const char *name);
+
+/* The key file tests/data/@name (an expected-*.ini). Aborts the test if it
+ * is missing or malformed. */
+GKeyFile *cip_test_expected_file (const char *name);
+
+/* The value of @key in [@group] of @file.  Each aborts the test if the key
+ * is missing or does not hold a value of its type. */
+gint cip_test_ini_int (GKeyFile * file, const gchar * group,
+    const gchar * key);
+guint64 cip_test_ini_uint64 (GKeyFile * file, const gchar * group,
+    const gchar * key);
+gdouble cip_test_ini_double (GKeyFile * file, const gchar * group,
+    const gchar * key);
+/* Free with g_free. */
+gchar *cip_test_ini_string (GKeyFile * file, const gchar * group,
+    const gchar * key);
+
+/* The @n integers of the list @key in [@group] (free with g_free); aborts
+ * the test unless there are exactly @n. */
+gint *cip_test_ini_ints (GKeyFile * file, const gchar * group,
+    const gchar * key, gsize n);
+/* The @n doubles of a list, as Python's repr() wrote them: they read back
+ * to the same bits.  Free with g_free; aborts as cip_test_ini_ints(). */
+gdouble *cip_test_ini_doubles (GKeyFile * file, const gchar * group,
+    const gchar * key, gsize n);
 
 /* TRUE when this binary was asked to test the cuda backend
  * (CIP_TEST_BACKEND=cuda). */
@@ -93,6 +130,13 @@ typedef struct
   CipImage wide_src, wide_dst;  /* CIP_MAX_DIMENSION + 1 wide */
   CipImage high_src, high_dst;  /* CIP_MAX_DIMENSION + 1 high */
 } CipBadImages;
+
+/* Fills @other with @rgba (still owned by the caller) and GRAY8 images of
+ * (CIP_MAX_DIMENSION + 1) x 1 and 5 x (CIP_MAX_DIMENSION + 1): big enough
+ * that a missed check reads and writes memory that exists and fails the
+ * test rather than crashing.  Free them with cip_test_bad_images_clear(). */
+void cip_test_bad_images_init (CipBadImages * other, const CipImage * rgba);
+void cip_test_bad_images_clear (CipBadImages * other);
 
 /* Spoils the valid arguments @src, @dst (whose addresses are in *src_arg
  * and *dst_arg) as @bad_case says; *extra_null is set for

@@ -28,52 +28,6 @@ static const gchar *crops[] = {
   "moon-10", "moon-32", "chelsea-1", "chelsea-10",
 };
 
-static GKeyFile *
-load_expected_blur (void)
-{
-  GKeyFile *file = g_key_file_new ();
-  gchar *path = cip_test_data_path ("expected-blur.ini");
-  GError *error = NULL;
-
-  fail_unless (g_key_file_load_from_file (file, path, G_KEY_FILE_NONE,
-          &error), "%s: %s", path, error ? error->message : "");
-  g_free (path);
-  return file;
-}
-
-static gint
-ini_int (GKeyFile * file, const gchar * group, const gchar * key)
-{
-  GError *error = NULL;
-  gint value = g_key_file_get_integer (file, group, key, &error);
-
-  fail_unless (error == NULL, "expected-blur.ini: [%s] %s: %s", group, key,
-      error ? error->message : "");
-  return value;
-}
-
-static gdouble
-ini_double (GKeyFile * file, const gchar * group, const gchar * key)
-{
-  GError *error = NULL;
-  gdouble value = g_key_file_get_double (file, group, key, &error);
-
-  fail_unless (error == NULL, "expected-blur.ini: [%s] %s: %s", group, key,
-      error ? error->message : "");
-  return value;
-}
-
-static gchar *
-ini_string (GKeyFile * file, const gchar * group, const gchar * key)
-{
-  GError *error = NULL;
-  gchar *value = g_key_file_get_string (file, group, key, &error);
-
-  fail_unless (error == NULL, "expected-blur.ini: [%s] %s: %s", group, key,
-      error ? error->message : "");
-  return value;
-}
-
 /* A copy of the @width x @height rectangle of @image at @x, @y. */
 static CipImage
 crop (const CipImage * image, gint x, gint y, gint width, gint height)
@@ -108,53 +62,6 @@ as_format (const CipImage * image, CipFormat format, size_t pad)
   return cip_test_image_copy (image, pad);
 }
 
-static void
-set_caps (GstHarness * h, const CipImage * image)
-{
-  gst_harness_set_src_caps (h,
-      cip_test_caps_new (cip_test_video_format (image->format),
-          image->width, image->height));
-}
-
-/* Pushes @src and checks that the frame that comes out is @expected, with
- * the input's caps. */
-static void
-push_and_assert (GstHarness * h, GstBuffer * in, const CipImage * expected)
-{
-  GstBuffer *out = cip_test_push_pull (h, in);
-  GstCaps *caps = cip_test_harness_output_caps (h);
-  GstVideoInfo info;
-
-  fail_unless (gst_video_info_from_caps (&info, caps));
-  fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (&info),
-      cip_test_video_format (expected->format));
-  fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&info), expected->width);
-  fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&info), expected->height);
-  cip_test_assert_buffer_image (out, caps, expected);
-  gst_caps_unref (caps);
-  gst_buffer_unref (out);
-}
-
-/* The FNV-1a hash of plane 0 of @buffer, rows without their padding, as
- * make-blur-data.py computes it. */
-static guint32
-frame_fnv1a (GstBuffer * buffer, GstCaps * caps)
-{
-  GstVideoFrame frame;
-  CipImage plane;
-  guint32 hash = 0x811c9dc5;
-  gint x, y;
-
-  cip_test_frame_map (&frame, buffer, caps, &plane);
-  for (y = 0; y < plane.height; y++)
-    for (x = 0; x < plane.width; x++) {
-      hash ^= ((const guint8 *) plane.data)[y * plane.stride + x];
-      hash *= 0x01000193;
-    }
-  gst_video_frame_unmap (&frame);
-  return hash;
-}
-
 /* ---- OpenCV's figures ---- */
 
 /* Crops of camera, coins, moon and chelsea come out as OpenCV blurred
@@ -163,14 +70,15 @@ GST_START_TEST (test_crops_match_opencv)
 {
   const gchar *name = crops[__i__];
   gchar *group = g_strdup_printf ("crop %s", name);
-  GKeyFile *ini = load_expected_blur ();
-  gchar *source_name = ini_string (ini, group, "source");
-  gchar *result_name = ini_string (ini, group, "result");
-  gdouble sigma = ini_double (ini, group, "sigma");
+  GKeyFile *ini = cip_test_expected_file ("expected-blur.ini");
+  gchar *source_name = cip_test_ini_string (ini, group, "source");
+  gchar *result_name = cip_test_ini_string (ini, group, "result");
+  gdouble sigma = cip_test_ini_double (ini, group, "sigma");
   CipImage source = cip_test_image_load (source_name);
-  CipImage rect = crop (&source, ini_int (ini, group, "x"),
-      ini_int (ini, group, "y"), ini_int (ini, group, "width"),
-      ini_int (ini, group, "height"));
+  CipImage rect = crop (&source, cip_test_ini_int (ini, group, "x"),
+      cip_test_ini_int (ini, group, "y"),
+      cip_test_ini_int (ini, group, "width"),
+      cip_test_ini_int (ini, group, "height"));
   CipImage result = cip_test_image_load (result_name);
   gchar *props = g_strdup_printf ("sigma=%.17g", sigma);
   guint i;
@@ -189,8 +97,8 @@ GST_START_TEST (test_crops_match_opencv)
     src = as_format (&rect, format, 0);
     expected = as_format (&result, format, 0);
     h = cip_test_harness_new ("cudablur", props);
-    set_caps (h, &src);
-    push_and_assert (h, cip_test_buffer_new (&src), &expected);
+    cip_test_harness_set_image_caps (h, &src);
+    cip_test_push_pull_assert (h, cip_test_buffer_new (&src), &expected);
     gst_harness_teardown (h);
     cip_test_image_free (&expected);
     cip_test_image_free (&src);
@@ -219,8 +127,8 @@ GST_START_TEST (test_noise_matches_opencv)
   CipImage noise = cip_test_image_load ("blur-noise.pgm");
   CipImage expected = cip_test_image_load (file);
 
-  set_caps (h, &noise);
-  push_and_assert (h, cip_test_buffer_new (&noise), &expected);
+  cip_test_harness_set_image_caps (h, &noise);
+  cip_test_push_pull_assert (h, cip_test_buffer_new (&noise), &expected);
   if (g_str_equal (sigmas[__i__], "0.1"))
     fail_unless (cip_test_images_equal (&noise, &expected, NULL));
 
@@ -238,7 +146,7 @@ GST_END_TEST;
  * that of OpenCV's result. */
 GST_START_TEST (test_sigma_sweep_between_frames_matches_opencv)
 {
-  GKeyFile *ini = load_expected_blur ();
+  GKeyFile *ini = cip_test_expected_file ("expected-blur.ini");
   gchar **sigmas = g_key_file_get_string_list (ini, "sweep", "sigmas", NULL,
       NULL);
   gchar **hashes = g_key_file_get_string_list (ini, "sweep", "hashes", NULL,
@@ -252,7 +160,7 @@ GST_START_TEST (test_sigma_sweep_between_frames_matches_opencv)
   n = g_strv_length (sigmas);
   fail_unless_equals_int (n, g_strv_length (hashes));
   fail_unless (n >= 40);
-  set_caps (h, &noise);
+  cip_test_harness_set_image_caps (h, &noise);
   for (i = 0; i < n; i++) {
     gdouble sigma = g_ascii_strtod (sigmas[i], NULL), now = 0;
     guint32 expected = (guint32) g_ascii_strtoull (hashes[i], NULL, 10);
@@ -265,7 +173,7 @@ GST_START_TEST (test_sigma_sweep_between_frames_matches_opencv)
     fail_unless (now == sigma, "sigma %g read back as %g", sigma, now);
     out = cip_test_push_pull (h, cip_test_buffer_new (&noise));
     caps = cip_test_harness_output_caps (h);
-    got = frame_fnv1a (out, caps);
+    got = cip_test_buffer_fnv1a (out, caps);
     fail_unless (got == expected, "sigma %s: hash %u, OpenCV's %u",
         sigmas[i], got, expected);
     gst_caps_unref (caps);
@@ -295,7 +203,7 @@ GST_START_TEST (test_tiny_images_match_opencv)
   static const gchar *sigmas[] = { "0.5", "2.7", "32" };
   gint width = tiny_sizes[__i__][0], height = tiny_sizes[__i__][1];
   gchar *group = g_strdup_printf ("tiny %dx%d", width, height);
-  GKeyFile *ini = load_expected_blur ();
+  GKeyFile *ini = cip_test_expected_file ("expected-blur.ini");
   CipImage src = cip_test_image_new (width, height, CIP_FORMAT_GRAY8, 3);
   CipImage expected = cip_test_image_new (width, height, CIP_FORMAT_GRAY8, 0);
   gint x, y;
@@ -309,17 +217,16 @@ GST_START_TEST (test_tiny_images_match_opencv)
   for (s = 0; s < G_N_ELEMENTS (sigmas); s++) {
     gchar *key = g_strdup_printf ("sigma%s", sigmas[s]);
     gchar *props = g_strdup_printf ("sigma=%s", sigmas[s]);
-    gsize n = 0;
-    gint *values = g_key_file_get_integer_list (ini, group, key, &n, NULL);
+    gsize n = (gsize) width * height;
+    gint *values = cip_test_ini_ints (ini, group, key, n);
     GstHarness *h = cip_test_harness_new ("cudablur", props);
     gsize i;
 
-    fail_unless (values != NULL, "no [%s] %s", group, key);
-    fail_unless_equals_int (n, width * height);
     for (i = 0; i < n; i++)
       ((guint8 *) expected.data)[i] = values[i];
-    set_caps (h, &src);
-    push_and_assert (h, cip_test_buffer_new_strided (&src, 1), &expected);
+    cip_test_harness_set_image_caps (h, &src);
+    cip_test_push_pull_assert (h, cip_test_buffer_new_strided (&src, 1),
+        &expected);
     gst_harness_teardown (h);
     g_free (values);
     g_free (props);
@@ -362,8 +269,8 @@ GST_START_TEST (test_impulse_response)
   fail_unless_equals_int (((guint8 *) expected.data)[4 * 11 + 5], 159);
   fail_unless_equals_int (((guint8 *) expected.data)[4 * 11 + 6], 21);
 
-  set_caps (h, &src);
-  push_and_assert (h, cip_test_buffer_new (&src), &expected);
+  cip_test_harness_set_image_caps (h, &src);
+  cip_test_push_pull_assert (h, cip_test_buffer_new (&src), &expected);
 
   cip_test_image_free (&expected);
   cip_test_image_free (&src);
@@ -380,8 +287,8 @@ GST_START_TEST (test_constant_frame_unchanged)
   CipImage src = cip_test_image_new (37, 23, format, 0);
 
   memset (src.data, 0xc3, src.stride * src.height);
-  set_caps (h, &src);
-  push_and_assert (h, cip_test_buffer_new (&src), &src);
+  cip_test_harness_set_image_caps (h, &src);
+  cip_test_push_pull_assert (h, cip_test_buffer_new (&src), &src);
 
   cip_test_image_free (&src);
   gst_harness_teardown (h);
@@ -447,13 +354,14 @@ GST_START_TEST (test_odd_sizes_and_strides)
 
   GST_INFO ("%s %dx%d", cip_format_name (format), size[0], size[1]);
   cip_test_image_fill_random (&src, __i__);
-  set_caps (h, &src);
+  cip_test_harness_set_image_caps (h, &src);
   for (s = 0; s < G_N_ELEMENTS (sigmas); s++) {
     CipImage expected = reference_blur (&src, sigmas[s]);
 
     g_object_set (blur, "sigma", sigmas[s], NULL);
-    push_and_assert (h, cip_test_buffer_new (&src), &expected);
-    push_and_assert (h, cip_test_buffer_new_strided (&src, 64), &expected);
+    cip_test_push_pull_assert (h, cip_test_buffer_new (&src), &expected);
+    cip_test_push_pull_assert (h, cip_test_buffer_new_strided (&src, 64),
+        &expected);
     cip_test_image_free (&expected);
   }
   fail_unless_equals_int (gst_harness_buffers_received (h),
@@ -475,16 +383,9 @@ GST_START_TEST (test_refuses_other_formats)
     GST_VIDEO_FORMAT_RGB, GST_VIDEO_FORMAT_BGR, GST_VIDEO_FORMAT_GRAY16_LE,
     GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420,
   };
-  GstVideoFormat format = refused[__i__];
   GstHarness *h = cip_test_harness_new ("cudablur", NULL);
-  GstVideoInfo info;
 
-  fail_unless (gst_video_info_set_format (&info, format, 16, 8));
-  gst_harness_set_src_caps (h, cip_test_caps_new (format, 16, 8));
-  fail_unless_equals_int (gst_harness_push (h,
-          gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info),
-              NULL)), GST_FLOW_NOT_NEGOTIATED);
-  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+  cip_test_assert_caps_refused (h, refused[__i__], 16, 8);
   gst_harness_teardown (h);
 }
 
@@ -498,17 +399,8 @@ GST_START_TEST (test_short_buffer_is_an_error)
       GST_VIDEO_FORMAT_GRAY8;
   GstHarness *h = cip_test_harness_new ("cudablur", NULL);
   GstBus *bus = cip_test_harness_add_bus (h);
-  GstVideoInfo info;
 
-  fail_unless (gst_video_info_set_format (&info, format, 64, 48));
-  gst_harness_set_src_caps (h, cip_test_caps_new (format, 64, 48));
-  fail_unless_equals_int (gst_harness_push (h,
-          gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info) - 1,
-              NULL)), GST_FLOW_ERROR);
-  cip_test_bus_assert_one_error (bus, GST_STREAM_ERROR,
-      GST_STREAM_ERROR_FORMAT, NULL);
-  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
-
+  cip_test_assert_short_buffer_refused (h, bus, format);
   cip_test_harness_teardown_with_bus (h, bus);
 }
 

@@ -32,32 +32,6 @@ static const ElementCase elements[] = {
   {"cudalabel", GST_VIDEO_FORMAT_GRAY8},
 };
 
-/* The image format of the first plane of @format. */
-static CipFormat
-plane0_format (GstVideoFormat format)
-{
-  static const CipFormat all[] = {
-    CIP_FORMAT_GRAY8, CIP_FORMAT_RGBA, CIP_FORMAT_BGRA, CIP_FORMAT_RGBX,
-    CIP_FORMAT_BGRX, CIP_FORMAT_ARGB, CIP_FORMAT_ABGR, CIP_FORMAT_RGB,
-    CIP_FORMAT_BGR,
-  };
-  guint i;
-
-  if (format == GST_VIDEO_FORMAT_NV12 || format == GST_VIDEO_FORMAT_I420)
-    return CIP_FORMAT_GRAY8;
-  for (i = 0; i < G_N_ELEMENTS (all); i++)
-    if (cip_test_video_format (all[i]) == format)
-      return all[i];
-  fail ("no CipFormat for %s", gst_video_format_to_string (format));
-  return CIP_FORMAT_GRAY8;
-}
-
-static void
-set_caps (GstHarness * h, GstVideoFormat format, gint width, gint height)
-{
-  gst_harness_set_src_caps (h, cip_test_caps_new (format, width, height));
-}
-
 /* Pushes one random @width x @height frame of @format into @h (whose caps
  * are set) and checks that @element's output is the reference's, with the
  * chroma planes passed through when the output has the input's format. */
@@ -65,8 +39,8 @@ static void
 push_and_check_frame (GstHarness * h, const gchar * element,
     GstVideoFormat format, gint width, gint height, guint32 seed)
 {
-  CipImage src = cip_test_image_random (width, height, plane0_format (format),
-      seed);
+  CipImage src = cip_test_image_random (width, height,
+      cip_test_plane0_format (format), seed);
   CipImage expected = cip_test_expected_default (element, &src);
   GstBuffer *in = cip_test_buffer_for_format (&src, format, (guint8) seed);
   GstBuffer *out;
@@ -307,11 +281,7 @@ GST_START_TEST (test_mask_refuses_rgba)
 {
   GstHarness *h = cip_test_harness_new ("cudamask", NULL);
 
-  set_caps (h, GST_VIDEO_FORMAT_RGBA, 16, 8);
-  fail_unless_equals_int (gst_harness_push (h,
-          gst_buffer_new_allocate (NULL, 16 * 8 * 4, NULL)),
-      GST_FLOW_NOT_NEGOTIATED);
-  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+  cip_test_assert_caps_refused (h, GST_VIDEO_FORMAT_RGBA, 16, 8);
   gst_harness_teardown (h);
 }
 
@@ -321,12 +291,7 @@ GST_START_TEST (test_gray_refuses_yuy2)
 {
   GstHarness *h = cip_test_harness_new ("cudagray", NULL);
 
-  gst_harness_set_src_caps_str (h,
-      "video/x-raw,format=YUY2,width=16,height=8,framerate=30/1");
-  fail_unless_equals_int (gst_harness_push (h,
-          gst_buffer_new_allocate (NULL, 16 * 8 * 2, NULL)),
-      GST_FLOW_NOT_NEGOTIATED);
-  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+  cip_test_assert_caps_refused (h, GST_VIDEO_FORMAT_YUY2, 16, 8);
   gst_harness_teardown (h);
 }
 
@@ -338,17 +303,8 @@ GST_START_TEST (test_short_buffer_is_an_error)
   const ElementCase *c = &elements[__i__];
   GstHarness *h = cip_test_harness_new (c->name, NULL);
   GstBus *bus = cip_test_harness_add_bus (h);
-  GstVideoInfo info;
 
-  fail_unless (gst_video_info_set_format (&info, c->format, 64, 48));
-  set_caps (h, c->format, 64, 48);
-  fail_unless_equals_int (gst_harness_push (h,
-          gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info) - 1,
-              NULL)), GST_FLOW_ERROR);
-  cip_test_bus_assert_one_error (bus, GST_STREAM_ERROR,
-      GST_STREAM_ERROR_FORMAT, NULL);
-  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
-
+  cip_test_assert_short_buffer_refused (h, bus, c->format);
   cip_test_harness_teardown_with_bus (h, bus);
 }
 
@@ -376,7 +332,7 @@ GST_START_TEST (test_padded_gray8_stride)
   fail_unless (meta != NULL);
   fail_unless_equals_int (meta->stride[0], 48);
 
-  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 33, 17);
+  cip_test_harness_set_caps (h, GST_VIDEO_FORMAT_GRAY8, 33, 17);
   out = cip_test_push_pull (h, in);
   caps = cip_test_harness_output_caps (h);
   cip_test_assert_buffer_image (out, caps, &expected);
@@ -408,7 +364,7 @@ GST_START_TEST (test_padded_rgba_stride_and_offset)
   fail_unless_equals_int (meta->stride[0], rgba.width * 4 + 20);
   fail_unless_equals_int (meta->offset[0], 64);
 
-  set_caps (h, GST_VIDEO_FORMAT_RGBA, rgba.width, rgba.height);
+  cip_test_harness_set_caps (h, GST_VIDEO_FORMAT_RGBA, rgba.width, rgba.height);
   out = cip_test_push_pull (h, in);
   caps = cip_test_harness_output_caps (h);
   cip_test_assert_buffer_image (out, caps, &expected);
@@ -452,7 +408,7 @@ GST_START_TEST (test_odd_sizes)
 
   GST_INFO ("%s %s %dx%d", c->name, gst_video_format_to_string (c->format),
       size[0], size[1]);
-  set_caps (h, c->format, size[0], size[1]);
+  cip_test_harness_set_caps (h, c->format, size[0], size[1]);
   push_and_check_frame (h, c->name, c->format, size[0], size[1], __i__);
   push_and_check_frame (h, c->name, c->format, size[0], size[1], __i__ + 99);
   fail_unless_equals_int (gst_harness_buffers_received (h), 2);
@@ -469,10 +425,10 @@ GST_START_TEST (test_caps_change_mid_stream)
   GstCaps *caps;
   guint i;
 
-  set_caps (h, c->format, 320, 240);
+  cip_test_harness_set_caps (h, c->format, 320, 240);
   for (i = 0; i < 3; i++)
     push_and_check_frame (h, c->name, c->format, 320, 240, i);
-  set_caps (h, c->format, 17, 9);
+  cip_test_harness_set_caps (h, c->format, 17, 9);
   for (i = 0; i < 3; i++)
     push_and_check_frame (h, c->name, c->format, 17, 9, 10 + i);
   caps = cip_test_harness_output_caps (h);
@@ -528,7 +484,7 @@ GST_START_TEST (test_state_cycles)
   /* ... and the same instance still computes frames. */
   h = gst_harness_new_with_element (element, "sink", "src");
   gst_harness_set_sink_caps_str (h, "video/x-raw");
-  set_caps (h, c->format, 64, 48);
+  cip_test_harness_set_caps (h, c->format, 64, 48);
   push_and_check_frame (h, c->name, c->format, 64, 48, 7);
   gst_harness_teardown (h);
   fail_unless_equals_int (cip_test_bus_pop_errors (bus, NULL), 0);
@@ -560,7 +516,7 @@ GST_START_TEST (test_no_allocation_per_frame)
     fail_unless_equals_uint64 (cip_test_element_stat (element,
             "device-allocations"), 0);
 
-  set_caps (h, c->format, 320, 240);
+  cip_test_harness_set_caps (h, c->format, 320, 240);
   push_and_check_frame (h, c->name, c->format, 320, 240, 0);
   first = cip_test_element_stat (element, "device-allocations");
   frees = cip_test_element_stat (element, "device-frees");
@@ -614,7 +570,7 @@ GST_START_TEST (test_nonexistent_device)
     GstHarness *h = cip_test_harness_new (c->name, "cuda-device-id=63");
     GstBus *bus = cip_test_harness_add_bus (h);
 
-    set_caps (h, c->format, 64, 48);
+    cip_test_harness_set_caps (h, c->format, 64, 48);
     push_and_check_frame (h, c->name, c->format, 64, 48, 63);
     fail_unless_equals_int (cip_test_bus_pop_errors (bus, NULL), 0);
     cip_test_harness_teardown_with_bus (h, bus);

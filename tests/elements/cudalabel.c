@@ -46,71 +46,6 @@ static const guint8 palette[10][3] = {
 
 /* ---- expected-label.ini ---- */
 
-static GKeyFile *
-load_expected_label (void)
-{
-  GKeyFile *file = g_key_file_new ();
-  gchar *path = cip_test_data_path ("expected-label.ini");
-  GError *error = NULL;
-
-  fail_unless (g_key_file_load_from_file (file, path, G_KEY_FILE_NONE,
-          &error), "%s: %s", path, error ? error->message : "");
-  g_free (path);
-  return file;
-}
-
-static guint64
-ini_uint64 (GKeyFile * ini, const gchar * group, const gchar * key)
-{
-  GError *error = NULL;
-  guint64 value = g_key_file_get_uint64 (ini, group, key, &error);
-
-  fail_unless (error == NULL, "expected-label.ini: [%s] %s: %s", group, key,
-      error ? error->message : "");
-  return value;
-}
-
-/* The @n integers of a list. */
-static gint *
-ini_ints (GKeyFile * ini, const gchar * group, const gchar * key, guint n)
-{
-  GError *error = NULL;
-  gsize length = 0;
-  gint *values = g_key_file_get_integer_list (ini, group, key, &length,
-      &error);
-
-  fail_unless (error == NULL, "expected-label.ini: [%s] %s: %s", group, key,
-      error ? error->message : "");
-  fail_unless_equals_int (length, n);
-  return values;
-}
-
-/* The @n doubles of a list, as Python's repr() wrote them: they read back
- * to the same bits. */
-static gdouble *
-ini_doubles (GKeyFile * ini, const gchar * group, const gchar * key, guint n)
-{
-  GError *error = NULL;
-  gsize length = 0, i;
-  gchar **strings = g_key_file_get_string_list (ini, group, key, &length,
-      &error);
-  gdouble *values;
-
-  fail_unless (error == NULL, "expected-label.ini: [%s] %s: %s", group, key,
-      error ? error->message : "");
-  fail_unless_equals_int (length, n);
-  values = g_new (gdouble, MAX (n, 1));
-  for (i = 0; i < length; i++) {
-    gchar *end = NULL;
-
-    values[i] = g_ascii_strtod (strings[i], &end);
-    if (end == strings[i] || *end != '\0')
-      fail ("[%s] %s: '%s' is not a number", group, key, strings[i]);
-  }
-  g_strfreev (strings);
-  return values;
-}
-
 /* ---- Regions ---- */
 
 static guint64
@@ -287,8 +222,7 @@ labelled_clear (Labelled * l)
 static void
 set_mask_caps (GstHarness * h, gint width, gint height)
 {
-  gst_harness_set_src_caps (h, cip_test_caps_new (GST_VIDEO_FORMAT_GRAY8,
-          width, height));
+  cip_test_harness_set_caps (h, GST_VIDEO_FORMAT_GRAY8, width, height);
 }
 
 /* Maps plane 0 of @out, checking the format @caps give it. */
@@ -401,7 +335,7 @@ assert_sums (const Region * regions, guint n, GKeyFile * ini,
   guint64 boxes = 0, cx = 0, cy = 0, means = 0;
   guint i;
 
-  fail_unless_equals_int (n, ini_uint64 (ini, group, "count"));
+  fail_unless_equals_int (n, cip_test_ini_uint64 (ini, group, "count"));
   for (i = 0; i < n; i++) {
     const Region *r = &regions[i];
     guint64 weight = i + 1;
@@ -414,10 +348,14 @@ assert_sums (const Region * regions, guint n, GKeyFile * ini,
     cy += weight * double_bits (r->centroid_y);
     means += weight * double_bits (r->mean);
   }
-  fail_unless_equals_uint64 (boxes, ini_uint64 (ini, group, "boxes-sum"));
-  fail_unless_equals_uint64 (cx, ini_uint64 (ini, group, "centroids-x-sum"));
-  fail_unless_equals_uint64 (cy, ini_uint64 (ini, group, "centroids-y-sum"));
-  fail_unless_equals_uint64 (means, ini_uint64 (ini, group, means_key));
+  fail_unless_equals_uint64 (boxes, cip_test_ini_uint64 (ini, group,
+          "boxes-sum"));
+  fail_unless_equals_uint64 (cx, cip_test_ini_uint64 (ini, group,
+          "centroids-x-sum"));
+  fail_unless_equals_uint64 (cy, cip_test_ini_uint64 (ini, group,
+          "centroids-y-sum"));
+  fail_unless_equals_uint64 (means, cip_test_ini_uint64 (ini, group,
+          means_key));
 }
 
 /* Fails unless @regions are the lists of [@group], means included when
@@ -426,14 +364,14 @@ static void
 assert_lists (const Region * regions, guint n, GKeyFile * ini,
     const gchar * group, gboolean with_means)
 {
-  gint *areas = ini_ints (ini, group, "areas", n);
-  gint *lefts = ini_ints (ini, group, "lefts", n);
-  gint *tops = ini_ints (ini, group, "tops", n);
-  gint *widths = ini_ints (ini, group, "widths", n);
-  gint *heights = ini_ints (ini, group, "heights", n);
-  gdouble *cx = ini_doubles (ini, group, "centroids-x", n);
-  gdouble *cy = ini_doubles (ini, group, "centroids-y", n);
-  gdouble *means = ini_doubles (ini, group, "means", n);
+  gint *areas = cip_test_ini_ints (ini, group, "areas", n);
+  gint *lefts = cip_test_ini_ints (ini, group, "lefts", n);
+  gint *tops = cip_test_ini_ints (ini, group, "tops", n);
+  gint *widths = cip_test_ini_ints (ini, group, "widths", n);
+  gint *heights = cip_test_ini_ints (ini, group, "heights", n);
+  gdouble *cx = cip_test_ini_doubles (ini, group, "centroids-x", n);
+  gdouble *cy = cip_test_ini_doubles (ini, group, "centroids-y", n);
+  gdouble *means = cip_test_ini_doubles (ini, group, "means", n);
   Region *expected = g_new (Region, MAX (n, 1));
   guint i;
 
@@ -463,7 +401,7 @@ assert_lists (const Region * regions, guint n, GKeyFile * ini,
  * no intensity meta, each region's mean is the mask's value, 255. */
 GST_START_TEST (test_coins_labels)
 {
-  GKeyFile *ini = load_expected_label ();
+  GKeyFile *ini = cip_test_expected_file ("expected-label.ini");
   CipImage mask = cip_test_image_load ("label-coins-mask.pgm");
   GstHarness *h = cip_test_harness_new ("cudalabel", "mode=labels");
   GstElement *label = cip_test_harness_element (h, "cudalabel");
@@ -479,7 +417,7 @@ GST_START_TEST (test_coins_labels)
   fail_unless_equals_int (ref.count, 77);
   fail_unless_equals_int (get_n_regions (label), 77);
   fail_unless_equals_uint64 (output_sum (h, out, MODE_LABELS),
-      ini_uint64 (ini, "label-coins-8-0", "labels-sum"));
+      cip_test_ini_uint64 (ini, "label-coins-8-0", "labels-sum"));
 
   regions = buffer_regions (out, 77);
   assert_lists (regions, 77, ini, "label-coins-8-0", FALSE);
@@ -519,7 +457,7 @@ GST_START_TEST (test_mean_intensity_end_to_end)
       "cudalabel backend=%s mode=labels", backend, backend, backend);
   GstHarness *h = gst_harness_new_parse (launch);
   GstElement *label = cip_test_harness_element (h, "cudalabel");
-  GKeyFile *ini = load_expected_label ();
+  GKeyFile *ini = cip_test_expected_file ("expected-label.ini");
   CipImage coins = cip_test_image_load ("coins.pgm");
   CipImage mask = cip_test_image_load ("label-coins-mask.pgm");
   guint i;
@@ -540,10 +478,10 @@ GST_START_TEST (test_mean_intensity_end_to_end)
         "min-area", groups[i].min_area, NULL);
     out = cip_test_push_pull (h, cip_test_buffer_new (&coins));
     n = get_n_regions (label);
-    fail_unless_equals_int (n, ini_uint64 (ini, group, "count"));
+    fail_unless_equals_int (n, cip_test_ini_uint64 (ini, group, "count"));
     assert_output_image (h, out, &ref.image);
     fail_unless_equals_uint64 (output_sum (h, out, MODE_LABELS),
-        ini_uint64 (ini, group, "labels-sum"));
+        cip_test_ini_uint64 (ini, group, "labels-sum"));
     regions = buffer_regions (out, n);
     assert_regions_equal (regions, ref.regions, n, group);
     assert_sums (regions, n, ini, group, "means-sum");
@@ -571,7 +509,7 @@ GST_END_TEST;
  * each of the first regions; background black, alpha 255. */
 GST_START_TEST (test_coins_color)
 {
-  GKeyFile *ini = load_expected_label ();
+  GKeyFile *ini = cip_test_expected_file ("expected-label.ini");
   CipImage mask = cip_test_image_load ("label-coins-mask.pgm");
   GstHarness *h = cip_test_harness_new ("cudalabel", NULL);
   Labelled ids = reference_label (&mask, NULL, MODE_LABELS, 8, 0);
@@ -596,7 +534,7 @@ GST_START_TEST (test_coins_color)
   out = push_and_check (h, cip_test_buffer_new (&mask), &mask, MODE_COLOR,
       8, 0, NULL);
   fail_unless_equals_uint64 (output_sum (h, out, MODE_COLOR),
-      ini_uint64 (ini, "label-coins-8-0", "color-sum"));
+      cip_test_ini_uint64 (ini, "label-coins-8-0", "color-sum"));
 
   caps = cip_test_harness_output_caps (h);
   map_output (&frame, out, caps, CIP_FORMAT_RGBA, &plane);
@@ -639,7 +577,7 @@ GST_END_TEST;
 /* mode=passthrough: the mask itself comes out, GRAY8, with its metas. */
 GST_START_TEST (test_passthrough)
 {
-  GKeyFile *ini = load_expected_label ();
+  GKeyFile *ini = cip_test_expected_file ("expected-label.ini");
   CipImage mask = cip_test_image_load ("label-coins-mask.pgm");
   GstHarness *h = cip_test_harness_new ("cudalabel", "mode=passthrough");
   GstBuffer *out;
@@ -674,7 +612,7 @@ GST_START_TEST (test_min_area_and_connectivity)
   } groups[] = {
     {8, 50}, {4, 0}, {8, 0}, {4, 500}, {4, 50}, {8, 500}, {8, 1},
   };
-  GKeyFile *ini = load_expected_label ();
+  GKeyFile *ini = cip_test_expected_file ("expected-label.ini");
   CipImage mask = cip_test_image_load ("label-coins-mask.pgm");
   GstHarness *h = cip_test_harness_new ("cudalabel", "mode=labels");
   guint i;
@@ -693,7 +631,7 @@ GST_START_TEST (test_min_area_and_connectivity)
     out = push_and_check (h, cip_test_buffer_new (&mask), &mask,
         MODE_LABELS, groups[i].connectivity, groups[i].min_area, &ref);
     fail_unless_equals_uint64 (output_sum (h, out, MODE_LABELS),
-        ini_uint64 (ini, group, "labels-sum"));
+        cip_test_ini_uint64 (ini, group, "labels-sum"));
     regions = buffer_regions (out, ref.count);
     assert_sums (regions, ref.count, ini, group, "mask-means-sum");
     if (groups[i].min_area <= 1)
@@ -704,8 +642,10 @@ GST_START_TEST (test_min_area_and_connectivity)
     gst_buffer_unref (out);
     g_free (group);
   }
-  fail_unless_equals_int (ini_uint64 (ini, "label-coins-8-50", "count"), 32);
-  fail_unless_equals_int (ini_uint64 (ini, "label-coins-4-0", "count"), 141);
+  fail_unless_equals_int (cip_test_ini_uint64 (ini, "label-coins-8-50",
+          "count"), 32);
+  fail_unless_equals_int (cip_test_ini_uint64 (ini, "label-coins-4-0",
+          "count"), 141);
 
   gst_harness_teardown (h);
   cip_test_image_free (&mask);
@@ -1102,14 +1042,8 @@ GST_START_TEST (test_refuses_other_formats)
   GstVideoFormat format = __i__ ? GST_VIDEO_FORMAT_GRAY16_LE :
       GST_VIDEO_FORMAT_RGBA;
   GstHarness *h = cip_test_harness_new ("cudalabel", NULL);
-  GstVideoInfo info;
 
-  fail_unless (gst_video_info_set_format (&info, format, 16, 8));
-  gst_harness_set_src_caps (h, cip_test_caps_new (format, 16, 8));
-  fail_unless_equals_int (gst_harness_push (h,
-          gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info),
-              NULL)), GST_FLOW_NOT_NEGOTIATED);
-  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+  cip_test_assert_caps_refused (h, format, 16, 8);
   gst_harness_teardown (h);
 }
 
@@ -1122,17 +1056,8 @@ GST_START_TEST (test_short_buffer_is_an_error)
   GstHarness *h = cip_test_harness_new ("cudalabel", "post-messages=true");
   GstElement *label = cip_test_harness_element (h, "cudalabel");
   GstBus *bus = cip_test_harness_add_bus (h);
-  GstVideoInfo info;
 
-  fail_unless (gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, 64,
-          48));
-  set_mask_caps (h, 64, 48);
-  fail_unless_equals_int (gst_harness_push (h,
-          gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info) - 1,
-              NULL)), GST_FLOW_ERROR);
-  cip_test_bus_assert_one_error (bus, GST_STREAM_ERROR,
-      GST_STREAM_ERROR_FORMAT, NULL);
-  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+  cip_test_assert_short_buffer_refused (h, bus, GST_VIDEO_FORMAT_GRAY8);
   fail_unless_equals_int (get_n_regions (label), 0);
   fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT) == NULL);
 

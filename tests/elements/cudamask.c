@@ -76,13 +76,6 @@ assert_masked (GstBuffer * out, GstCaps * caps, const CipImage * src,
   cip_test_image_free (&expected);
 }
 
-static void
-set_gray_caps (GstHarness * h, const CipImage * image)
-{
-  gst_harness_set_src_caps (h, cip_test_caps_new (GST_VIDEO_FORMAT_GRAY8,
-          image->width, image->height));
-}
-
 /* With the defaults, any non-zero pixel becomes 255 and 0 stays 0. */
 GST_START_TEST (test_defaults_mark_nonzero_pixels)
 {
@@ -103,7 +96,7 @@ GST_START_TEST (test_defaults_mark_nonzero_pixels)
   p[1] = 1;
   p[2] = 255;
 
-  set_gray_caps (h, &src);
+  cip_test_harness_set_image_caps (h, &src);
   out = cip_test_push_pull (h, cip_test_buffer_new (&src));
   caps = cip_test_harness_output_caps (h);
   cip_test_frame_map (&frame, out, caps, &actual);
@@ -143,7 +136,7 @@ GST_START_TEST (test_properties_on_coins)
   GstBuffer *out;
   GstCaps *caps;
 
-  set_gray_caps (h, &coins);
+  cip_test_harness_set_image_caps (h, &coins);
   out = cip_test_push_pull (h, cip_test_buffer_new (&coins));
   caps = cip_test_harness_output_caps (h);
   assert_masked (out, caps, &coins, c);
@@ -166,7 +159,7 @@ GST_START_TEST (test_property_change_between_frames)
   CipImage coins = cip_test_image_load ("coins.pgm");
   guint i;
 
-  set_gray_caps (h, &coins);
+  cip_test_harness_set_image_caps (h, &coins);
   for (i = 0; i < G_N_ELEMENTS (order); i++) {
     const MaskCase *c = &cases[order[i]];
     guint threshold, foreground;

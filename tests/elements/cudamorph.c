@@ -30,19 +30,6 @@ static const gchar *shapes[] = { "disk", "square", "cross" };
 /* The radii expected-morph.ini has for every image but chelsea-rgba. */
 static const guint radii[] = { 1, 2, 3, 5, 8, 17, 32 };
 
-static GKeyFile *
-load_expected_morph (void)
-{
-  GKeyFile *file = g_key_file_new ();
-  gchar *path = cip_test_data_path ("expected-morph.ini");
-  GError *error = NULL;
-
-  fail_unless (g_key_file_load_from_file (file, path, G_KEY_FILE_NONE,
-          &error), "%s: %s", path, error ? error->message : "");
-  g_free (path);
-  return file;
-}
-
 /* OpenCV's MD5 for @image (a group of expected-morph.ini). */
 static gchar *
 expected_md5 (GKeyFile * ini, const gchar * image, guint operation,
@@ -50,34 +37,9 @@ expected_md5 (GKeyFile * ini, const gchar * image, guint operation,
 {
   gchar *key = g_strdup_printf ("%s-%s-%u", operations[operation],
       shapes[shape], radius);
-  GError *error = NULL;
-  gchar *md5 = g_key_file_get_string (ini, image, key, &error);
+  gchar *md5 = cip_test_ini_string (ini, image, key);
 
-  fail_unless (error == NULL, "expected-morph.ini: [%s] %s: %s", image, key,
-      error ? error->message : "");
   g_free (key);
-  return md5;
-}
-
-/* The MD5 of plane 0 of @buffer, rows packed without their padding, as
- * make-morph-data.py computes it. */
-static gchar *
-frame_md5 (GstBuffer * buffer, GstCaps * caps)
-{
-  GChecksum *checksum = g_checksum_new (G_CHECKSUM_MD5);
-  GstVideoFrame frame;
-  CipImage plane;
-  gchar *md5;
-  gint y;
-
-  cip_test_frame_map (&frame, buffer, caps, &plane);
-  for (y = 0; y < plane.height; y++)
-    g_checksum_update (checksum,
-        (const guchar *) plane.data + (gsize) y * plane.stride,
-        (gsize) plane.width * cip_format_bytes_per_pixel (plane.format));
-  gst_video_frame_unmap (&frame);
-  md5 = g_strdup (g_checksum_get_string (checksum));
-  g_checksum_free (checksum);
   return md5;
 }
 
@@ -91,14 +53,6 @@ reference_morph (const CipImage * src, guint operation, guint shape,
   fail_unless_equals_int (cip_ref_morph (src, &dst, operation, shape,
           radius, NULL), CIP_OK);
   return dst;
-}
-
-static void
-set_caps (GstHarness * h, const CipImage * image)
-{
-  gst_harness_set_src_caps (h,
-      cip_test_caps_new (cip_test_video_format (image->format),
-          image->width, image->height));
 }
 
 static void
@@ -116,25 +70,6 @@ set_properties (GstElement * morph, guint operation, guint shape, guint radius)
   fail_unless_equals_int (now_radius, radius);
 }
 
-/* Pushes @in and checks that the frame that comes out is @expected, with
- * the input's format and size. */
-static void
-push_and_assert (GstHarness * h, GstBuffer * in, const CipImage * expected)
-{
-  GstBuffer *out = cip_test_push_pull (h, in);
-  GstCaps *caps = cip_test_harness_output_caps (h);
-  GstVideoInfo info;
-
-  fail_unless (gst_video_info_from_caps (&info, caps));
-  fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (&info),
-      cip_test_video_format (expected->format));
-  fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&info), expected->width);
-  fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&info), expected->height);
-  cip_test_assert_buffer_image (out, caps, expected);
-  gst_caps_unref (caps);
-  gst_buffer_unref (out);
-}
-
 /* Pushes @in and checks that the MD5 of the frame that comes out is
  * OpenCV's. */
 static void
@@ -144,7 +79,7 @@ push_and_assert_md5 (GstHarness * h, GstBuffer * in, GKeyFile * ini,
   gchar *expected = expected_md5 (ini, image, operation, shape, radius);
   GstBuffer *out = cip_test_push_pull (h, in);
   GstCaps *caps = cip_test_harness_output_caps (h);
-  gchar *got = frame_md5 (out, caps);
+  gchar *got = cip_test_buffer_md5 (out, caps);
 
   fail_unless (g_str_equal (got, expected), "%s %s %s %u: MD5 %s, "
       "OpenCV's %s", image, operations[operation], shapes[shape], radius,
@@ -203,14 +138,14 @@ GST_START_TEST (test_matches_opencv)
   const gchar *image = md5_images[__i__ / (n_ops * n_shapes)];
   guint operation = __i__ / n_shapes % n_ops;
   guint shape = __i__ % n_shapes;
-  GKeyFile *ini = load_expected_morph ();
+  GKeyFile *ini = cip_test_expected_file ("expected-morph.ini");
   CipImage src = load_morph_image (image);
   GstHarness *h = cip_test_harness_new ("cudamorph", NULL);
   GstElement *morph = cip_test_harness_element (h, "cudamorph");
   guint i;
 
   GST_INFO ("%s %s %s", image, operations[operation], shapes[shape]);
-  set_caps (h, &src);
+  cip_test_harness_set_image_caps (h, &src);
   for (i = 0; i < G_N_ELEMENTS (radii); i++) {
     set_properties (morph, operation, shape, radii[i]);
     push_and_assert_md5 (h, cip_test_buffer_new (&src), ini, image,
@@ -235,7 +170,7 @@ GST_START_TEST (test_chelsea_every_four_byte_format)
 {
   static const guint chelsea_radii[] = { 1, 3, 17 };
   CipFormat format = formats[1 + __i__];
-  GKeyFile *ini = load_expected_morph ();
+  GKeyFile *ini = cip_test_expected_file ("expected-morph.ini");
   CipImage rgb = cip_test_image_load ("chelsea.ppm");
   CipImage src = cip_test_image_repack (&rgb, format, 0x5a, 0);
   GstHarness *h = cip_test_harness_new ("cudamorph", NULL);
@@ -243,7 +178,7 @@ GST_START_TEST (test_chelsea_every_four_byte_format)
   guint operation, i;
 
   GST_INFO ("%s", cip_format_name (format));
-  set_caps (h, &src);
+  cip_test_harness_set_image_caps (h, &src);
   for (operation = 0; operation < G_N_ELEMENTS (operations); operation++)
     for (i = 0; i < G_N_ELEMENTS (chelsea_radii); i++) {
       guint shape = (operation + i) % G_N_ELEMENTS (shapes);
@@ -256,7 +191,7 @@ GST_START_TEST (test_chelsea_every_four_byte_format)
         CipImage expected = reference_morph (&src, operation, shape,
             chelsea_radii[i]);
 
-        push_and_assert (h, cip_test_buffer_new (&src), &expected);
+        cip_test_push_pull_assert (h, cip_test_buffer_new (&src), &expected);
         cip_test_image_free (&expected);
       }
     }
@@ -281,11 +216,11 @@ GST_START_TEST (test_otsu_mask_erosion_matches_opencv)
   GstHarness *h = gst_harness_new_parse (launch);
   CipImage coins = cip_test_image_load ("coins.pgm");
   CipImage expected = cip_test_image_load ("morph-coins-mask-erode-disk-2.pgm");
-  GKeyFile *ini = load_expected_morph ();
+  GKeyFile *ini = cip_test_expected_file ("expected-morph.ini");
 
   gst_harness_set_sink_caps_str (h, "video/x-raw");
-  set_caps (h, &coins);
-  push_and_assert (h, cip_test_buffer_new (&coins), &expected);
+  cip_test_harness_set_image_caps (h, &coins);
+  cip_test_push_pull_assert (h, cip_test_buffer_new (&coins), &expected);
   /* The same figure by its MD5, so that the file cannot drift. */
   push_and_assert_md5 (h, cip_test_buffer_new (&coins), ini, "coins-mask",
       0, 0, 2);
@@ -327,16 +262,16 @@ GST_START_TEST (test_dilated_point_draws_the_element)
         ((guint8 *) dilated.data)[(cy - (gint) radius + y) * dilated.stride +
             cx - (gint) radius + x] = 200;
 
-  set_caps (h, &src);
+  cip_test_harness_set_image_caps (h, &src);
   set_properties (morph, 1, shape, radius);
-  push_and_assert (h, cip_test_buffer_new (&src), &dilated);
+  cip_test_push_pull_assert (h, cip_test_buffer_new (&src), &dilated);
   set_properties (morph, 0, shape, radius);
-  push_and_assert (h, cip_test_buffer_new (&src), &eroded);
+  cip_test_push_pull_assert (h, cip_test_buffer_new (&src), &eroded);
   /* Opening removes the point; closing keeps it. */
   set_properties (morph, 2, shape, radius);
-  push_and_assert (h, cip_test_buffer_new (&src), &eroded);
+  cip_test_push_pull_assert (h, cip_test_buffer_new (&src), &eroded);
   set_properties (morph, 3, shape, radius);
-  push_and_assert (h, cip_test_buffer_new (&src), &src);
+  cip_test_push_pull_assert (h, cip_test_buffer_new (&src), &src);
 
   gst_object_unref (morph);
   gst_harness_teardown (h);
@@ -418,15 +353,16 @@ GST_START_TEST (test_odd_sizes_and_strides)
 
   GST_INFO ("%s %dx%d", cip_format_name (format), size[0], size[1]);
   cip_test_image_fill_random (&src, __i__);
-  set_caps (h, &src);
+  cip_test_harness_set_image_caps (h, &src);
   for (s = 0; s < G_N_ELEMENTS (settings); s++) {
     CipImage expected = reference_morph (&src, settings[s].operation,
         settings[s].shape, settings[s].radius);
 
     set_properties (morph, settings[s].operation, settings[s].shape,
         settings[s].radius);
-    push_and_assert (h, cip_test_buffer_new (&src), &expected);
-    push_and_assert (h, cip_test_buffer_new_strided (&src, 64), &expected);
+    cip_test_push_pull_assert (h, cip_test_buffer_new (&src), &expected);
+    cip_test_push_pull_assert (h, cip_test_buffer_new_strided (&src, 64),
+        &expected);
     cip_test_image_free (&expected);
   }
 
@@ -471,9 +407,9 @@ GST_START_TEST (test_segmentation_chain)
   fail_if (cip_test_images_equal (&mask, &expected, NULL));
 
   gst_harness_set_sink_caps_str (h, "video/x-raw");
-  set_caps (h, &bgrx);
+  cip_test_harness_set_image_caps (h, &bgrx);
   for (i = 0; i < 3; i++)
-    push_and_assert (h, cip_test_buffer_new (&bgrx), &expected);
+    cip_test_push_pull_assert (h, cip_test_buffer_new (&bgrx), &expected);
 
   cip_test_image_free (&expected);
   cip_test_image_free (&mask);
@@ -496,16 +432,9 @@ GST_START_TEST (test_refuses_other_formats)
     GST_VIDEO_FORMAT_RGB, GST_VIDEO_FORMAT_BGR, GST_VIDEO_FORMAT_GRAY16_LE,
     GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420,
   };
-  GstVideoFormat format = refused[__i__];
   GstHarness *h = cip_test_harness_new ("cudamorph", NULL);
-  GstVideoInfo info;
 
-  fail_unless (gst_video_info_set_format (&info, format, 16, 8));
-  gst_harness_set_src_caps (h, cip_test_caps_new (format, 16, 8));
-  fail_unless_equals_int (gst_harness_push (h,
-          gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info),
-              NULL)), GST_FLOW_NOT_NEGOTIATED);
-  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+  cip_test_assert_caps_refused (h, refused[__i__], 16, 8);
   gst_harness_teardown (h);
 }
 
@@ -519,17 +448,8 @@ GST_START_TEST (test_short_buffer_is_an_error)
       GST_VIDEO_FORMAT_GRAY8;
   GstHarness *h = cip_test_harness_new ("cudamorph", "operation=close");
   GstBus *bus = cip_test_harness_add_bus (h);
-  GstVideoInfo info;
 
-  fail_unless (gst_video_info_set_format (&info, format, 64, 48));
-  gst_harness_set_src_caps (h, cip_test_caps_new (format, 64, 48));
-  fail_unless_equals_int (gst_harness_push (h,
-          gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info) - 1,
-              NULL)), GST_FLOW_ERROR);
-  cip_test_bus_assert_one_error (bus, GST_STREAM_ERROR,
-      GST_STREAM_ERROR_FORMAT, NULL);
-  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
-
+  cip_test_assert_short_buffer_refused (h, bus, format);
   cip_test_harness_teardown_with_bus (h, bus);
 }
 

@@ -34,11 +34,8 @@ static guint
 expected_int (const gchar * group, const gchar * key)
 {
   GKeyFile *file = cip_test_expected ();
-  GError *error = NULL;
-  gint value = g_key_file_get_integer (file, group, key, &error);
+  gint value = cip_test_ini_int (file, group, key);
 
-  fail_unless (error == NULL, "expected.ini: [%s] %s: %s", group, key,
-      error ? error->message : "");
   g_key_file_free (file);
   return value;
 }

@@ -41,39 +41,13 @@ static const ElementCase elements[] = {
 
 #define N_ELEMENTS G_N_ELEMENTS (elements)
 
-/* The image format of the first plane of @format. */
-static CipFormat
-plane0_format (GstVideoFormat format)
-{
-  static const CipFormat all[] = {
-    CIP_FORMAT_GRAY8, CIP_FORMAT_RGBA, CIP_FORMAT_BGRA, CIP_FORMAT_RGBX,
-    CIP_FORMAT_BGRX, CIP_FORMAT_ARGB, CIP_FORMAT_ABGR, CIP_FORMAT_RGB,
-    CIP_FORMAT_BGR,
-  };
-  guint i;
-
-  if (format == GST_VIDEO_FORMAT_NV12 || format == GST_VIDEO_FORMAT_I420)
-    return CIP_FORMAT_GRAY8;
-  for (i = 0; i < G_N_ELEMENTS (all); i++)
-    if (cip_test_video_format (all[i]) == format)
-      return all[i];
-  fail ("no CipFormat for %s", gst_video_format_to_string (format));
-  return CIP_FORMAT_GRAY8;
-}
-
-static void
-set_caps (GstHarness * h, GstVideoFormat format, gint width, gint height)
-{
-  gst_harness_set_src_caps (h, cip_test_caps_new (format, width, height));
-}
-
 /* A random frame of @format and what @element makes of it. */
 static GstBuffer *
 make_frame (const gchar * element, GstVideoFormat format, gint width,
     gint height, guint32 seed, CipImage * expected)
 {
-  CipImage src = cip_test_image_random (width, height, plane0_format (format),
-      seed);
+  CipImage src = cip_test_image_random (width, height,
+      cip_test_plane0_format (format), seed);
   GstBuffer *in = cip_test_buffer_for_format (&src, format, (guint8) seed);
 
   *expected = cip_test_expected_default (element, &src);
@@ -114,7 +88,7 @@ push_frame (GstHarness * h, const ElementCase * c, gint width, gint height,
     GstClockTime pts)
 {
   CipImage src = cip_test_image_random (width, height,
-      plane0_format (c->formats[0]), (guint32) pts);
+      cip_test_plane0_format (c->formats[0]), (guint32) pts);
   GstBuffer *in = cip_test_buffer_for_format (&src, c->formats[0], 1);
 
   GST_BUFFER_PTS (in) = pts;
@@ -185,7 +159,7 @@ check_still_works (GstElement * element, const ElementCase * c)
   GstHarness *h = gst_harness_new_with_element (element, "sink", "src");
 
   gst_harness_set_sink_caps_str (h, "video/x-raw");
-  set_caps (h, c->formats[0], 64, 48);
+  cip_test_harness_set_caps (h, c->formats[0], 64, 48);
   push_and_check_frame (h, c->name, c->formats[0], 64, 48, 5);
   gst_harness_teardown (h);
 }
@@ -265,7 +239,7 @@ GST_START_TEST (test_eos_after_frames)
   GstHarness *h = cip_test_harness_new (c->name, NULL);
   guint i;
 
-  set_caps (h, c->formats[0], 64, 48);
+  cip_test_harness_set_caps (h, c->formats[0], 64, 48);
   for (i = 0; i < 5; i++)
     push_frame (h, c, 64, 48, i * GST_SECOND / 30);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
@@ -275,7 +249,7 @@ GST_START_TEST (test_eos_after_frames)
 
   {
     CipImage src = cip_test_image_random (64, 48,
-        plane0_format (c->formats[0]), 9);
+        cip_test_plane0_format (c->formats[0]), 9);
 
     fail_unless_equals_int (gst_harness_push (h,
             cip_test_buffer_for_format (&src, c->formats[0], 9)), GST_FLOW_EOS);
@@ -298,7 +272,7 @@ GST_START_TEST (test_flush_seek)
   GstBuffer *out;
   guint i;
 
-  set_caps (h, c->formats[0], 64, 48);
+  cip_test_harness_set_caps (h, c->formats[0], 64, 48);
   for (i = 0; i < 3; i++)
     push_frame (h, c, 64, 48, i * GST_SECOND / 30);
   fail_unless_equals_int (drain_outputs (h), 3);
@@ -306,7 +280,7 @@ GST_START_TEST (test_flush_seek)
   fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
   {
     CipImage src = cip_test_image_random (64, 48,
-        plane0_format (c->formats[0]), 3);
+        cip_test_plane0_format (c->formats[0]), 3);
 
     fail_unless_equals_int (gst_harness_push (h,
             cip_test_buffer_for_format (&src, c->formats[0], 3)),
@@ -341,7 +315,7 @@ GST_START_TEST (test_gap_events)
   GstHarness *h = cip_test_harness_new (c->name, NULL);
   guint i;
 
-  set_caps (h, c->formats[0], 64, 48);
+  cip_test_harness_set_caps (h, c->formats[0], 64, 48);
   for (i = 0; i < 6; i += 2) {
     push_frame (h, c, 64, 48, i * GST_SECOND / 30);
     fail_unless (gst_harness_push_event (h,
@@ -365,7 +339,7 @@ GST_START_TEST (test_gap_flagged_buffers)
   GstHarness *h = cip_test_harness_new (c->name, NULL);
   guint i;
 
-  set_caps (h, c->formats[0], 64, 48);
+  cip_test_harness_set_caps (h, c->formats[0], 64, 48);
   for (i = 0; i < 4; i++) {
     CipImage expected;
     GstBuffer *in = make_frame (c->name, c->formats[0], 64, 48, 40 + i,
@@ -399,7 +373,7 @@ GST_START_TEST (test_caps_change_sizes)
     GstVideoInfo info;
     GstCaps *caps;
 
-    set_caps (h, c->formats[0], sizes[s][0], sizes[s][1]);
+    cip_test_harness_set_caps (h, c->formats[0], sizes[s][0], sizes[s][1]);
     for (i = 0; i < 2; i++)
       push_and_check_frame (h, c->name, c->formats[0], sizes[s][0],
           sizes[s][1], s * 10 + i);
@@ -429,7 +403,7 @@ GST_START_TEST (test_caps_change_formats)
   for (i = 0; i <= n; i++) {
     GstVideoFormat format = c->formats[i % n];
 
-    set_caps (h, format, 31, 19);
+    cip_test_harness_set_caps (h, format, 31, 19);
     push_and_check_frame (h, c->name, format, 31, 19, i);
     push_and_check_frame (h, c->name, format, 31, 19, i + 50);
     expected_frames += 2;
@@ -449,7 +423,7 @@ GST_START_TEST (test_segment_events)
   GstEvent *event;
   guint s, i, segments = 0;
 
-  set_caps (h, c->formats[0], 40, 30);
+  cip_test_harness_set_caps (h, c->formats[0], 40, 30);
   for (s = 0; s < 3; s++) {
     GstSegment segment;
 
@@ -610,7 +584,7 @@ GST_START_TEST (test_extreme_sizes)
   GstHarness *h = cip_test_harness_new (c->name, NULL);
 
   GST_INFO ("%s %dx%d", c->name, size[0], size[1]);
-  set_caps (h, c->formats[0], size[0], size[1]);
+  cip_test_harness_set_caps (h, c->formats[0], size[0], size[1]);
   push_and_check_frame (h, c->name, c->formats[0], size[0], size[1], __i__);
   fail_unless_equals_int (gst_harness_buffers_received (h), 1);
   gst_harness_teardown (h);
@@ -626,14 +600,8 @@ GST_START_TEST (test_max_plus_one_refused)
   gint width = __i__ % 2 ? 1 : CIP_MAX_DIMENSION + 1;
   gint height = __i__ % 2 ? CIP_MAX_DIMENSION + 1 : 1;
   GstHarness *h = cip_test_harness_new (c->name, NULL);
-  GstVideoInfo info;
 
-  fail_unless (gst_video_info_set_format (&info, c->formats[0], width, height));
-  set_caps (h, c->formats[0], width, height);
-  fail_unless_equals_int (gst_harness_push (h,
-          gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL)),
-      GST_FLOW_NOT_NEGOTIATED);
-  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+  cip_test_assert_caps_refused (h, c->formats[0], width, height);
   gst_harness_teardown (h);
 }
 
@@ -662,7 +630,8 @@ GST_START_TEST (test_huge_caps_tiny_buffer)
   GstVideoInfo out_info;
   GstCaps *out_caps;
 
-  set_caps (h, c->formats[0], CIP_MAX_DIMENSION, CIP_MAX_DIMENSION);
+  cip_test_harness_set_caps (h, c->formats[0], CIP_MAX_DIMENSION,
+      CIP_MAX_DIMENSION);
   fail_unless_equals_int (gst_harness_push (h,
           gst_buffer_new_allocate (NULL, 64, NULL)), GST_FLOW_ERROR);
   cip_test_bus_assert_one_error (bus, GST_STREAM_ERROR,

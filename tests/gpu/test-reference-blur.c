@@ -30,19 +30,6 @@ static const CipFormat four_byte_formats[] = {
   CIP_FORMAT_ARGB, CIP_FORMAT_ABGR,
 };
 
-static GKeyFile *
-expected_blur (void)
-{
-  gchar *path = cip_test_data_path ("expected-blur.ini");
-  GKeyFile *file = g_key_file_new ();
-  GError *error = NULL;
-
-  if (!g_key_file_load_from_file (file, path, G_KEY_FILE_NONE, &error))
-    g_error ("%s: %s", path, error->message);
-  g_free (path);
-  return file;
-}
-
 static guint8 *
 pixel (const CipImage * image, int x, int y)
 {
@@ -86,15 +73,6 @@ blur (const CipImage * src, double sigma, size_t pad)
       fail ("sigma %g: padding of row %d written", sigma, y);
   cip_test_image_free (&pattern);
   return dst;
-}
-
-static void
-assert_images_equal (const CipImage * a, const CipImage * b, const char *what)
-{
-  gchar *where = NULL;
-
-  if (!cip_test_images_equal (a, b, &where))
-    fail ("%s: %s", what, where);
 }
 
 /* The radius */
@@ -168,7 +146,7 @@ test_reflect (void)
 static void
 test_kernels (void)
 {
-  GKeyFile *file = expected_blur ();
+  GKeyFile *file = cip_test_expected_file ("expected-blur.ini");
   gsize n_sigmas, n;
   gdouble *sigmas = g_key_file_get_double_list (file, "kernels", "sigmas",
       &n_sigmas, NULL);
@@ -244,7 +222,7 @@ test_kernels (void)
 static void
 test_opencv_crops (void)
 {
-  GKeyFile *file = expected_blur ();
+  GKeyFile *file = cip_test_expected_file ("expected-blur.ini");
   gchar **groups = g_key_file_get_groups (file, NULL);
   int tested = 0, i;
 
@@ -256,15 +234,13 @@ test_opencv_crops (void)
 
     if (!g_str_has_prefix (groups[i], "crop "))
       continue;
-    source_name = g_key_file_get_string (file, groups[i], "source", NULL);
-    result_name = g_key_file_get_string (file, groups[i], "result", NULL);
-    x = g_key_file_get_integer (file, groups[i], "x", NULL);
-    y = g_key_file_get_integer (file, groups[i], "y", NULL);
-    w = g_key_file_get_integer (file, groups[i], "width", NULL);
-    h = g_key_file_get_integer (file, groups[i], "height", NULL);
-    sigma = g_key_file_get_double (file, groups[i], "sigma", NULL);
-    g_assert_nonnull (source_name);
-    g_assert_nonnull (result_name);
+    source_name = cip_test_ini_string (file, groups[i], "source");
+    result_name = cip_test_ini_string (file, groups[i], "result");
+    x = cip_test_ini_int (file, groups[i], "x");
+    y = cip_test_ini_int (file, groups[i], "y");
+    w = cip_test_ini_int (file, groups[i], "width");
+    h = cip_test_ini_int (file, groups[i], "height");
+    sigma = cip_test_ini_double (file, groups[i], "sigma");
 
     source = cip_test_image_load (source_name);
     want = cip_test_image_load (result_name);
@@ -276,7 +252,7 @@ test_opencv_crops (void)
 
       src = crop (&source, x, y, w, h, 5);
       got = blur (&src, sigma, 3);
-      assert_images_equal (&got, &want, groups[i]);
+      cip_test_assert_images_equal (&got, &want, groups[i]);
       cip_test_image_free (&got);
       cip_test_image_free (&src);
     } else {
@@ -294,7 +270,7 @@ test_opencv_crops (void)
         gchar *what = g_strdup_printf ("%s %s", groups[i],
             cip_format_name (four_byte_formats[f]));
 
-        assert_images_equal (&got, &want_packed, what);
+        cip_test_assert_images_equal (&got, &want_packed, what);
         g_free (what);
         cip_test_image_free (&want_packed);
         cip_test_image_free (&got);
@@ -328,30 +304,18 @@ test_opencv_noise (void)
     CipImage want = cip_test_image_load (results[i]);
     CipImage got = blur (&noise, sigmas[i], 0);
 
-    assert_images_equal (&got, &want, results[i]);
+    cip_test_assert_images_equal (&got, &want, results[i]);
     cip_test_image_free (&got);
     cip_test_image_free (&want);
   }
   cip_test_image_free (&noise);
 }
 
-static guint32
-fnv1a (const CipImage * image)
-{
-  guint32 h = 0x811c9dc5u;
-  int x, y;
-
-  for (y = 0; y < image->height; y++)
-    for (x = 0; x < image->width; x++)
-      h = (h ^ *pixel (image, x, y)) * 0x01000193u;
-  return h;
-}
-
 /* Forty sigmas over the range, the hash of OpenCV's result each. */
 static void
 test_opencv_sweep (void)
 {
-  GKeyFile *file = expected_blur ();
+  GKeyFile *file = cip_test_expected_file ("expected-blur.ini");
   gsize n, n_hashes, i;
   gdouble *sigmas = g_key_file_get_double_list (file, "sweep", "sigmas", &n,
       NULL);
@@ -365,8 +329,9 @@ test_opencv_sweep (void)
     CipImage got = blur (&noise, sigmas[i], 1);
     guint32 want = (guint32) g_ascii_strtoull (hashes[i], NULL, 10);
 
-    if (fnv1a (&got) != want)
-      fail ("sigma %g: hash %u, OpenCV's %u", sigmas[i], fnv1a (&got), want);
+    if (cip_test_image_fnv1a (&got) != want)
+      fail ("sigma %g: hash %u, OpenCV's %u", sigmas[i],
+          cip_test_image_fnv1a (&got), want);
     cip_test_image_free (&got);
   }
   cip_test_image_free (&noise);
@@ -383,7 +348,7 @@ test_opencv_tiny (void)
     {1, 1}, {1, 7}, {7, 1}, {2, 3}, {3, 2}, {5, 5}, {9, 4},
   };
   static const double sigmas[] = { 0.5, 2.7, 32.0 };
-  GKeyFile *file = expected_blur ();
+  GKeyFile *file = cip_test_expected_file ("expected-blur.ini");
   guint s, i;
 
   for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
@@ -398,12 +363,9 @@ test_opencv_tiny (void)
 
     for (i = 0; i < G_N_ELEMENTS (sigmas); i++) {
       gchar *key = g_strdup_printf ("sigma%g", sigmas[i]);
-      gsize n;
-      gint *want = g_key_file_get_integer_list (file, group, key, &n, NULL);
+      gint *want = cip_test_ini_ints (file, group, key, (gsize) w * h);
       CipImage got = blur (&src, sigmas[i], 2);
 
-      g_assert_nonnull (want);
-      g_assert_cmpuint (n, ==, (gsize) w * h);
       for (y = 0; y < h; y++)
         for (x = 0; x < w; x++)
           if (*pixel (&got, x, y) != want[y * w + x])
@@ -450,7 +412,7 @@ test_hand_computed (void)
   /* Sigma 0.1 has the weights 256 0: a copy. */
   cip_test_image_fill_random (&src, 11);
   got = blur (&src, 0.1, 0);
-  assert_images_equal (&got, &src, "sigma 0.1");
+  cip_test_assert_images_equal (&got, &src, "sigma 0.1");
   cip_test_image_free (&got);
   cip_test_image_free (&src);
 
@@ -464,7 +426,7 @@ test_hand_computed (void)
 
       memset (c.data, 77 + i * 20, c.stride * c.height);
       got = blur (&c, sigma, 1);
-      assert_images_equal (&got, &c, "constant");
+      cip_test_assert_images_equal (&got, &c, "constant");
       cip_test_image_free (&got);
       cip_test_image_free (&c);
     }
@@ -522,14 +484,6 @@ test_invalid_arguments (void)
   CipImage gray = cip_test_image_new (5, 3, CIP_FORMAT_GRAY8, 1);
   CipImage rgba = cip_test_image_new (5, 3, CIP_FORMAT_RGBA, 0);
   CipImage dst = cip_test_image_new (5, 3, CIP_FORMAT_GRAY8, 2);
-  CipImage wide = cip_test_image_new (CIP_MAX_DIMENSION + 1, 1,
-      CIP_FORMAT_GRAY8, 0);
-  CipImage wide_dst = cip_test_image_new (CIP_MAX_DIMENSION + 1, 1,
-      CIP_FORMAT_GRAY8, 0);
-  CipImage high = cip_test_image_new (5, CIP_MAX_DIMENSION + 1,
-      CIP_FORMAT_GRAY8, 0);
-  CipImage high_dst = cip_test_image_new (5, CIP_MAX_DIMENSION + 1,
-      CIP_FORMAT_GRAY8, 0);
   CipImage pristine, rgba_pristine, big;
   static const double bad_sigmas[] = {
     0.0, 0.0999, -1.0, 32.0001, 1000.0,
@@ -546,11 +500,7 @@ test_invalid_arguments (void)
   cip_test_image_fill_random (&dst, 3);
   pristine = cip_test_image_copy (&dst, 2);
   rgba_pristine = cip_test_image_copy (&rgba, 0);
-  other.rgba = rgba;
-  other.wide_src = wide;
-  other.wide_dst = wide_dst;
-  other.high_src = high;
-  other.high_dst = high_dst;
+  cip_test_bad_images_init (&other, &rgba);
 
   /* The unmodified arguments are accepted. */
   {
@@ -571,8 +521,8 @@ test_invalid_arguments (void)
     if (cip_ref_blur (sp, dp, extra_null ? NAN : 1.0, NULL) !=
         CIP_ERROR_INVALID_ARGUMENT)
       fail ("case %d accepted", c);
-    assert_images_equal (&dst, &pristine, "bad case");
-    assert_images_equal (&rgba, &rgba_pristine, "bad case");
+    cip_test_assert_images_equal (&dst, &pristine, "bad case");
+    cip_test_assert_images_equal (&rgba, &rgba_pristine, "bad case");
   }
 
   for (i = 0; i < G_N_ELEMENTS (bad_sigmas); i++)
@@ -581,7 +531,7 @@ test_invalid_arguments (void)
       fail ("sigma %g accepted", bad_sigmas[i]);
   g_assert_cmpint (cip_ref_blur (&gray, &dst, INFINITY, NULL), ==,
       CIP_ERROR_INVALID_ARGUMENT);
-  assert_images_equal (&dst, &pristine, "bad sigma");
+  cip_test_assert_images_equal (&dst, &pristine, "bad sigma");
 
   /* Three-byte and 16-bit formats, even as a matching pair; mismatched
    * four-byte formats. */
@@ -625,10 +575,7 @@ test_invalid_arguments (void)
   cip_test_image_free (&big);
   cip_test_image_free (&rgba_pristine);
   cip_test_image_free (&pristine);
-  cip_test_image_free (&high_dst);
-  cip_test_image_free (&high);
-  cip_test_image_free (&wide_dst);
-  cip_test_image_free (&wide);
+  cip_test_bad_images_clear (&other);
   cip_test_image_free (&dst);
   cip_test_image_free (&rgba);
   cip_test_image_free (&gray);

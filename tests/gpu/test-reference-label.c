@@ -142,12 +142,9 @@ table_sum (const Table * t, SumKind kind)
 static void
 check_key (GKeyFile * file, const char *group, const char *key, guint64 got)
 {
-  GError *error = NULL;
-  gchar *want = g_key_file_get_string (file, group, key, &error);
+  gchar *want = cip_test_ini_string (file, group, key);
   gchar *have = g_strdup_printf ("%" G_GUINT64_FORMAT, got);
 
-  if (want == NULL)
-    g_error ("%s: %s: %s", group, key, error->message);
   if (strcmp (want, have) != 0)
     fail ("%s: %s %s, expected %s", group, key, have, want);
   g_free (want);
@@ -189,26 +186,13 @@ check_group (GKeyFile * file, const char *group, const CipImage * mask,
   cip_test_image_free (&rgba);
 }
 
-static GKeyFile *
-load_expected (void)
-{
-  GKeyFile *file = g_key_file_new ();
-  gchar *path = cip_test_data_path ("expected-label.ini");
-  GError *error = NULL;
-
-  if (!g_key_file_load_from_file (file, path, G_KEY_FILE_NONE, &error))
-    g_error ("cannot load %s: %s", path, error->message);
-  g_free (path);
-  return file;
-}
-
 /* The seed workflow's mask of coins: every figure, and the full lists of
  * OpenCV's stats and centroids and skimage's mean intensities, compared
  * as doubles for equality. */
 static void
 test_coins (void)
 {
-  GKeyFile *file = load_expected ();
+  GKeyFile *file = cip_test_expected_file ("expected-label.ini");
   CipImage mask = cip_test_image_load ("label-coins-mask.pgm");
   CipImage coins = cip_test_image_load ("coins.pgm");
   static const int conns[] = { 8, 4 };
@@ -281,7 +265,7 @@ random_mask (int w, int h, guint64 seed, guint threshold, size_t pad,
 static void
 test_random (void)
 {
-  GKeyFile *file = load_expected ();
+  GKeyFile *file = cip_test_expected_file ("expected-label.ini");
   gchar **groups = g_key_file_get_groups (file, NULL);
   guint n = 0;
 

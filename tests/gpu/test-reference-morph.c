@@ -78,21 +78,6 @@ assert_padding_untouched (const CipImage * dst, size_t pad)
   cip_test_image_free (&pattern);
 }
 
-/* The MD5 of the pixel rows, as the data script writes it. */
-static gchar *
-image_md5 (const CipImage * image)
-{
-  GChecksum *sum = g_checksum_new (G_CHECKSUM_MD5);
-  gchar *hex;
-  int y;
-
-  for (y = 0; y < image->height; y++)
-    g_checksum_update (sum, row_of (image, y), row_bytes (image));
-  hex = g_strdup (g_checksum_get_string (sum));
-  g_checksum_free (sum);
-  return hex;
-}
-
 /* The same bytes seen as another format of the same pixel size. */
 static CipImage
 reinterpret (const CipImage * image, int width, CipFormat format)
@@ -254,7 +239,7 @@ check_group (GKeyFile * expected, const char *group, const CipImage * src,
         if (cip_ref_morph (src, &dst, operations[o], shapes[s], radii[i],
                 NULL) != CIP_OK)
           fail ("%s %s: refused", what, key);
-        got = image_md5 (&dst);
+        got = cip_test_image_md5 (&dst);
         if (strcmp (got, want) != 0)
           fail ("%s %s: MD5 %s, OpenCV's %s", what, key, got, want);
         assert_padding_untouched (&dst, 5);
@@ -270,23 +255,10 @@ check_group (GKeyFile * expected, const char *group, const CipImage * src,
   g_assert_cmpint (checked, >=, 36);
 }
 
-static GKeyFile *
-expected_morph (void)
-{
-  GKeyFile *file = g_key_file_new ();
-  gchar *path = cip_test_data_path ("expected-morph.ini");
-  GError *error = NULL;
-
-  if (!g_key_file_load_from_file (file, path, G_KEY_FILE_NONE, &error))
-    g_error ("%s: %s", path, error->message);
-  g_free (path);
-  return file;
-}
-
 static void
 test_opencv_gray (void)
 {
-  GKeyFile *expected = expected_morph ();
+  GKeyFile *expected = cip_test_expected_file ("expected-morph.ini");
   static const char *names[] = { "coins", "camera", "random", "dots" };
   guint i;
 
@@ -310,7 +282,7 @@ test_opencv_gray (void)
 static void
 test_opencv_mask (void)
 {
-  GKeyFile *expected = expected_morph ();
+  GKeyFile *expected = cip_test_expected_file ("expected-morph.ini");
   CipImage coins = cip_test_image_load ("coins.pgm");
   CipImage want = cip_test_image_load ("morph-coins-mask-erode-disk-2.pgm");
   CipImage mask = dst_for (&coins, 0), dst = dst_for (&coins, 0);
@@ -336,7 +308,7 @@ test_opencv_mask (void)
 static void
 test_opencv_four_byte (void)
 {
-  GKeyFile *expected = expected_morph ();
+  GKeyFile *expected = cip_test_expected_file ("expected-morph.ini");
   CipImage wide = cip_test_image_load ("morph-random-rgba.pgm");
   CipImage rgb = cip_test_image_load ("chelsea.ppm");
   CipImage rgba = cip_test_image_repack (&rgb, CIP_FORMAT_RGBA, 0x5a, 9);
@@ -542,14 +514,6 @@ test_invalid_arguments (void)
   CipImage gray = cip_test_image_new (5, 3, CIP_FORMAT_GRAY8, 2);
   CipImage rgba = cip_test_image_new (5, 3, CIP_FORMAT_RGBA, 0);
   CipImage dst = cip_test_image_new (5, 3, CIP_FORMAT_GRAY8, 2);
-  CipImage wide = cip_test_image_new (CIP_MAX_DIMENSION + 1, 1,
-      CIP_FORMAT_GRAY8, 0);
-  CipImage wide_dst = cip_test_image_new (CIP_MAX_DIMENSION + 1, 1,
-      CIP_FORMAT_GRAY8, 0);
-  CipImage high = cip_test_image_new (5, CIP_MAX_DIMENSION + 1,
-      CIP_FORMAT_GRAY8, 0);
-  CipImage high_dst = cip_test_image_new (5, CIP_MAX_DIMENSION + 1,
-      CIP_FORMAT_GRAY8, 0);
   CipImage pristine, rgba_pristine, big;
   CipBadImages other;
   guint8 *buffer;
@@ -561,11 +525,7 @@ test_invalid_arguments (void)
   cip_test_image_fill_random (&dst, 3);
   pristine = cip_test_image_copy (&dst, 2);
   rgba_pristine = cip_test_image_copy (&rgba, 0);
-  other.rgba = rgba;
-  other.wide_src = wide;
-  other.wide_dst = wide_dst;
-  other.high_src = high;
-  other.high_dst = high_dst;
+  cip_test_bad_images_init (&other, &rgba);
 
   /* Sanity: the unmodified arguments are accepted. */
   {
@@ -660,10 +620,7 @@ test_invalid_arguments (void)
 
   cip_test_image_free (&rgba_pristine);
   cip_test_image_free (&pristine);
-  cip_test_image_free (&high_dst);
-  cip_test_image_free (&high);
-  cip_test_image_free (&wide_dst);
-  cip_test_image_free (&wide);
+  cip_test_bad_images_clear (&other);
   cip_test_image_free (&dst);
   cip_test_image_free (&rgba);
   cip_test_image_free (&gray);

@@ -50,16 +50,6 @@ pixel (const CipImage * image, int x, int y)
 }
 
 static void
-assert_images_equal (const CipImage * a, const CipImage * b,
-    const char *what)
-{
-  gchar *where = NULL;
-
-  if (!cip_test_images_equal (a, b, &where))
-    fail ("%s: %s", what, where);
-}
-
-static void
 assert_ok (CipStatus status, const char *what)
 {
   if (status != CIP_OK)
@@ -157,7 +147,7 @@ test_gray_bt601_opencv (void)
   guint f, i;
 
   assert_ok (cip_ref_gray (&rgb, &dst, CIP_GRAY_BT601, NULL), "gray");
-  assert_images_equal (&dst, &expected, "chelsea RGB, bt601");
+  cip_test_assert_images_equal (&dst, &expected, "chelsea RGB, bt601");
   cip_test_image_free (&dst);
 
   for (f = 0; f < G_N_ELEMENTS (packed_formats); f++) {
@@ -169,7 +159,7 @@ test_gray_bt601_opencv (void)
 
       dst = dst_for (&rgb, 7);
       assert_ok (cip_ref_gray (&src, &dst, CIP_GRAY_BT601, NULL), what);
-      assert_images_equal (&dst, &expected, what);
+      cip_test_assert_images_equal (&dst, &expected, what);
       assert_padding_untouched (&dst, 7);
       cip_test_image_free (&dst);
       cip_test_image_free (&src);
@@ -192,7 +182,7 @@ test_gray_gray8_copy (void)
     CipImage dst = dst_for (&src, 3);
 
     assert_ok (cip_ref_gray (&padded, &dst, gray_methods[m], NULL), "copy");
-    assert_images_equal (&dst, &src, "GRAY8 copy");
+    cip_test_assert_images_equal (&dst, &src, "GRAY8 copy");
     assert_padding_untouched (&dst, 3);
     cip_test_image_free (&dst);
   }
@@ -332,7 +322,7 @@ test_equalize_opencv (void)
     CipImage dst = dst_for (&src, 0);
 
     assert_ok (cip_ref_equalize (&src, &dst, NULL), name);
-    assert_images_equal (&dst, &expected, expected_name);
+    cip_test_assert_images_equal (&dst, &expected, expected_name);
     cip_test_image_free (&dst);
     cip_test_image_free (&expected);
     cip_test_image_free (&src);
@@ -350,7 +340,7 @@ check_equalize_bytes (int width, int height, const guint8 * in,
   CipImage expected = gray_from_bytes (width, height, 0, out);
 
   assert_ok (cip_ref_equalize (&src, &dst, NULL), what);
-  assert_images_equal (&dst, &expected, what);
+  cip_test_assert_images_equal (&dst, &expected, what);
   assert_padding_untouched (&dst, 2);
   cip_test_image_free (&expected);
   cip_test_image_free (&dst);
@@ -421,7 +411,7 @@ test_equalize_odd_sizes (void)
 
       assert_ok (cip_ref_equalize (&src, &dst, NULL), what);
       assert_ok (cip_ref_equalize (&padded, &dst_padded, NULL), what);
-      assert_images_equal (&dst_padded, &dst, what);
+      cip_test_assert_images_equal (&dst_padded, &dst, what);
       assert_padding_untouched (&dst_padded, 9);
 
       for (v = 0; v < 256; v++)
@@ -618,7 +608,7 @@ test_otsu_odd_sizes (void)
       assert_ok (cip_ref_otsu (&padded, &dst_padded, false, &t_padded, NULL),
           what);
       g_assert_cmpint (t, ==, t_padded);
-      assert_images_equal (&dst_padded, &dst, what);
+      cip_test_assert_images_equal (&dst_padded, &dst, what);
       assert_padding_untouched (&dst_padded, 9);
       check_otsu_output (&src, &dst, t, FALSE, what);
 
@@ -694,7 +684,7 @@ test_mask_semantics (void)
       gchar *what = g_strdup_printf ("case %u, %dx%d", i, w, 8 / w);
 
       assert_ok (cip_ref_mask (&src, &dst, &cases[i].params, NULL), what);
-      assert_images_equal (&dst, &expected, what);
+      cip_test_assert_images_equal (&dst, &expected, what);
       assert_padding_untouched (&dst, 5);
       g_free (what);
       cip_test_image_free (&expected);
@@ -743,16 +733,6 @@ test_invalid_arguments (void)
   CipImage gray = cip_test_image_new (5, 3, CIP_FORMAT_GRAY8, 2);
   CipImage rgba = cip_test_image_new (5, 3, CIP_FORMAT_RGBA, 0);
   CipImage dst = cip_test_image_new (5, 3, CIP_FORMAT_GRAY8, 2);
-  /* Big enough for the over-sized cases, so that a missed check reads and
-   * writes memory that exists and fails the test rather than crashing. */
-  CipImage wide = cip_test_image_new (CIP_MAX_DIMENSION + 1, 1,
-      CIP_FORMAT_GRAY8, 0);
-  CipImage wide_dst = cip_test_image_new (CIP_MAX_DIMENSION + 1, 1,
-      CIP_FORMAT_GRAY8, 0);
-  CipImage high = cip_test_image_new (5, CIP_MAX_DIMENSION + 1,
-      CIP_FORMAT_GRAY8, 0);
-  CipImage high_dst = cip_test_image_new (5, CIP_MAX_DIMENSION + 1,
-      CIP_FORMAT_GRAY8, 0);
   CipImage pristine, rgba_pristine;
   CipBadImages other;
   int op, c;
@@ -762,11 +742,7 @@ test_invalid_arguments (void)
   cip_test_image_fill_random (&dst, 3);
   pristine = cip_test_image_copy (&dst, 2);
   rgba_pristine = cip_test_image_copy (&rgba, 0);
-  other.rgba = rgba;
-  other.wide_src = wide;
-  other.wide_dst = wide_dst;
-  other.high_src = high;
-  other.high_dst = high_dst;
+  cip_test_bad_images_init (&other, &rgba);
 
   /* Sanity: the unmodified arguments are accepted. */
   for (op = 0; op < N_OPS; op++) {
@@ -799,8 +775,8 @@ test_invalid_arguments (void)
       if (run_op (op, sp, dp, extra_null) != CIP_ERROR_INVALID_ARGUMENT)
         fail ("%s: case %d accepted", op_names[op], c);
       /* Rejected before writing anything. */
-      assert_images_equal (&dst, &pristine, op_names[op]);
-      assert_images_equal (&rgba, &rgba_pristine, op_names[op]);
+      cip_test_assert_images_equal (&dst, &pristine, op_names[op]);
+      cip_test_assert_images_equal (&rgba, &rgba_pristine, op_names[op]);
     }
   }
 
@@ -814,10 +790,7 @@ test_invalid_arguments (void)
 
   cip_test_image_free (&rgba_pristine);
   cip_test_image_free (&pristine);
-  cip_test_image_free (&high_dst);
-  cip_test_image_free (&high);
-  cip_test_image_free (&wide_dst);
-  cip_test_image_free (&wide);
+  cip_test_bad_images_clear (&other);
   cip_test_image_free (&dst);
   cip_test_image_free (&rgba);
   cip_test_image_free (&gray);
