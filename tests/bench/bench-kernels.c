@@ -371,6 +371,13 @@ run_npp_label (Ctx * c, const CipImage * src, CipImage * dst)
 }
 
 static gboolean
+run_npp_label_compress (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return npp_label_and_compress (src->data, (int) src->stride, src->width,
+      src->height) == 0;
+}
+
+static gboolean
 run_npp_gray (Ctx * c, const CipImage * src, CipImage * dst)
 {
   return npp_rgba_to_gray (src->data, (int) src->stride, dst->data,
@@ -479,6 +486,8 @@ static const OpCase npp_cases[] = {
       PREPARE_NONE, 2},
   {"nppiLabelMarkersUF_8u32u_C1R_Ctx", INPUT_MASK, run_npp_label, NULL,
       NULL, PREPARE_NONE, 5},
+  {"nppiLabelMarkersUF + nppiCompressMarkerLabelsUF", INPUT_MASK,
+      run_npp_label_compress, NULL, NULL, PREPARE_NONE, 13},
 };
 #endif
 

@@ -73,6 +73,7 @@ static NppiSize checked_roi;
 static Npp32u *labels;
 static int labels_pitch;
 static Npp8u *label_buffer;
+static Npp8u *compress_buffer;
 
 static int
 fail_npp (const char *call, NppStatus status)
@@ -141,6 +142,10 @@ npp_peers_init (cudaStream_t stream, int max_width, int max_height)
 
     NPP_TRY (nppiLabelMarkersUFGetBufferSize_32u_C1R (roi, &size));
     CUDA_TRY (cudaMalloc ((void **) &label_buffer, size));
+    /* Labels are at most the pixel count. */
+    NPP_TRY (nppiCompressMarkerLabelsGetBufferSize_32u_C1R (max_width *
+            max_height, &size));
+    CUDA_TRY (cudaMalloc ((void **) &compress_buffer, size));
     CUDA_TRY (cudaMallocPitch ((void **) &labels, &pitch,
             (size_t) max_width * sizeof (Npp32u), max_height));
     labels_pitch = (int) pitch;
@@ -153,9 +158,11 @@ npp_peers_free (void)
 {
   cudaFree (hist_buffer);
   cudaFree (label_buffer);
+  cudaFree (compress_buffer);
   cudaFree (labels);
   hist_buffer = NULL;
   label_buffer = NULL;
+  compress_buffer = NULL;
   labels = NULL;
   hist_buffer_size = 0;
 }
@@ -252,6 +259,20 @@ npp_label_markers_uf (const void *src, int src_pitch, int width, int height)
   return 0;
 }
 
+int
+npp_label_and_compress (const void *src, int src_pitch, int width,
+    int height)
+{
+  NppiSize roi = { width, height };
+  int count;
+
+  if (npp_label_markers_uf (src, src_pitch, width, height) != 0)
+    return -1;
+  NPP_TRY (nppiCompressMarkerLabelsUF_32u_C1IR_Ctx (labels, labels_pitch,
+          roi, width * height, &count, compress_buffer, ctx));
+  return 0;
+}
+
 #else /* !HAVE_NPP */
 
 /* Stubs, so that this file builds (and can be linked) anywhere. */
@@ -320,6 +341,13 @@ npp_erode_3x3 (const void *src, int src_pitch, void *dst, int dst_pitch,
 
 int
 npp_label_markers_uf (const void *src, int src_pitch, int width, int height)
+{
+  return no_npp ();
+}
+
+int
+npp_label_and_compress (const void *src, int src_pitch, int width,
+    int height)
 {
   return no_npp ();
 }

@@ -67,6 +67,12 @@ int npp_erode_3x3 (const void *src, int src_pitch, void *dst, int dst_pitch,
 int npp_label_markers_uf (const void *src, int src_pitch, int width,
     int height);
 
+/* npp_label_markers_uf() then nppiCompressMarkerLabelsUF_32u_C1IR_Ctx,
+ * which renumbers the labels 1..N (it returns N on the host, so it waits
+ * for the stream). */
+int npp_label_and_compress (const void *src, int src_pitch, int width,
+    int height);
+
 #ifdef __cplusplus
 }
 #endif
