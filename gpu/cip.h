@@ -184,9 +184,10 @@ CipStatus cip_otsu (const CipImage * src, CipImage * dst, bool invert,
  * stream and grows only when a larger image comes. */
 
 /* Gaussian blur with kernel radius cip_blur_radius (sigma) = ceil (4
- * sigma), separable, borders mirrored as OpenCV's BORDER_REFLECT_101.
- * Fixed point (docs/elements.md says how), within 1 of OpenCV's
- * GaussianBlur of the same kernel size and sigma. */
+ * sigma), separable, borders mirrored as OpenCV's BORDER_REFLECT_101, in
+ * OpenCV's own fixed point (docs/design.md gives it): equal bit for bit to
+ * OpenCV's GaussianBlur of the same kernel size and sigma.  An
+ * out-of-range sigma has radius 0 and is refused. */
 #define CIP_BLUR_SIGMA_MIN 0.1
 #define CIP_BLUR_SIGMA_MAX 32.0
 int cip_blur_radius (double sigma);
