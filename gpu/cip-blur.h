@@ -34,6 +34,7 @@
 #include <stdlib.h>
 
 #include "cip.h"
+#include "cip-format.h"
 #include "cip-pixel.h"
 
 /* Weights sum to 2^CIP_BLUR_WEIGHT_BITS; the result is v >> (2 x that). */
@@ -135,34 +136,13 @@ cip_blur_kernel (double sigma, CipBlurKernel * kernel)
     kernel->w[i] = 0;
 }
 
-/* The checks of cip_blur and cip_ref_blur: well-formed images of the same
- * size and format, GRAY8 or four bytes a pixel, not overlapping, sigma in
- * range. */
+/* The checks of cip_blur and cip_ref_blur: cip_check_filter_pair() and
+ * sigma in range. */
 static inline CipStatus
 cip_blur_check (const CipImage * src, const CipImage * dst, double sigma)
 {
-  const uint8_t *s, *d;
-  size_t s_size, d_size;
-
-  if (cip_image_validate (src) != CIP_OK || cip_image_validate (dst) != CIP_OK)
-    return CIP_ERROR_INVALID_ARGUMENT;
-  if (src->width != dst->width || src->height != dst->height ||
-      src->format != dst->format)
-    return CIP_ERROR_INVALID_ARGUMENT;
-  if (src->format != CIP_FORMAT_GRAY8 &&
-      (src->format >= CIP_FORMAT_RGB ||
-          cip_format_bytes_per_pixel (src->format) != 4))
-    return CIP_ERROR_INVALID_ARGUMENT;
-  if (!cip_blur_sigma_valid (sigma))
-    return CIP_ERROR_INVALID_ARGUMENT;
-
-  s = (const uint8_t *) src->data;
-  d = (const uint8_t *) dst->data;
-  s_size = (src->height - 1) * src->stride +
-      (size_t) src->width * cip_format_bytes_per_pixel (src->format);
-  d_size = (dst->height - 1) * dst->stride +
-      (size_t) dst->width * cip_format_bytes_per_pixel (dst->format);
-  if (s < d + d_size && d < s + s_size)
+  if (cip_check_filter_pair (src, dst) != CIP_OK ||
+      !cip_blur_sigma_valid (sigma))
     return CIP_ERROR_INVALID_ARGUMENT;
   return CIP_OK;
 }

@@ -19,14 +19,9 @@
 #include "cip-format.h"
 #include "cip-pixel.h"
 
-/* 2D launches: one thread per CIP_PIXELS_PER_THREAD pixels of a row. */
+/* 2D launches: a 32x8 block. */
 #define CIP_BLOCK_X 32
 #define CIP_BLOCK_Y 8
-#define CIP_PIXELS_PER_THREAD 4
-/* Histograms: one block of CIP_HIST_THREADS per group of rows, this many
- * blocks per multiprocessor (few: each block ends in 256 global atomics). */
-#define CIP_HIST_THREADS 512
-#define CIP_HIST_BLOCKS_PER_SM 2
 
 #define CIP_DIV_UP(a, b) (((a) + (b) - 1) / (b))
 
@@ -114,13 +109,6 @@ bool cip_fault_fire (CipFault fault);
   } while (0)
 
 static inline dim3
-cip_grid_2d (int width, int height)
-{
-  return dim3 (CIP_DIV_UP (width, CIP_BLOCK_X * CIP_PIXELS_PER_THREAD),
-      CIP_DIV_UP (height, CIP_BLOCK_Y));
-}
-
-static inline dim3
 cip_block_2d (void)
 {
   return dim3 (CIP_BLOCK_X, CIP_BLOCK_Y);
@@ -138,14 +126,14 @@ cip_rows_aligned (const CipImage * image, size_t alignment)
 #define CIP_BIN_THREADS CIP_HIST_BINS
 
 /* The inclusive prefix sum of one value per thread of a CIP_BIN_THREADS
- * block; @scratch holds CIP_BIN_THREADS / 32 words. */
-__device__ __forceinline__ uint32_t
-cip_block_inclusive_scan (uint32_t value, uint32_t * scratch)
+ * block (32- or 64-bit); @scratch holds CIP_BIN_THREADS / 32 values. */
+template < typename T > __device__ __forceinline__ T
+cip_block_inclusive_scan (T value, T * scratch)
 {
   int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 
   for (int d = 1; d < 32; d <<= 1) {
-    uint32_t other = __shfl_up_sync (0xffffffffu, value, d);
+    T other = __shfl_up_sync (0xffffffffu, value, d);
 
     if (lane >= d)
       value += other;
@@ -154,10 +142,10 @@ cip_block_inclusive_scan (uint32_t value, uint32_t * scratch)
     scratch[warp] = value;
   __syncthreads ();
   if (warp == 0) {
-    uint32_t total = lane < CIP_BIN_THREADS / 32 ? scratch[lane] : 0;
+    T total = lane < CIP_BIN_THREADS / 32 ? scratch[lane] : 0;
 
     for (int d = 1; d < 32; d <<= 1) {
-      uint32_t other = __shfl_up_sync (0xffffffffu, total, d);
+      T other = __shfl_up_sync (0xffffffffu, total, d);
 
       if (lane >= d)
         total += other;
@@ -169,17 +157,8 @@ cip_block_inclusive_scan (uint32_t value, uint32_t * scratch)
   return warp > 0 ? value + scratch[warp - 1] : value;
 }
 
-/* Four consecutive GRAY8 pixels of a row, starting at x; those at or past
- * the width read as 0. */
-__device__ __forceinline__ uchar4
-cip_load4 (const uint8_t * row, int x, int width, bool aligned)
-{
-  if (aligned && x + 3 < width)
-    return *(const uchar4 *) (row + x);
-  return make_uchar4 (row[x], x + 1 < width ? row[x + 1] : 0,
-      x + 2 < width ? row[x + 2] : 0, x + 3 < width ? row[x + 3] : 0);
-}
-
+/* Stores four consecutive GRAY8 pixels of a row from x, those at or past
+ * the width left out. */
 __device__ __forceinline__ void
 cip_store4 (uint8_t * row, int x, int width, bool aligned, uchar4 v)
 {

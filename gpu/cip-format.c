@@ -113,3 +113,27 @@ cip_check_pair (const CipImage * src, const CipImage * dst,
     return CIP_ERROR_INVALID_ARGUMENT;
   return CIP_OK;
 }
+
+CipStatus
+cip_check_filter_pair (const CipImage * src, const CipImage * dst)
+{
+  size_t row;
+  uintptr_t s, d;
+
+  if (cip_image_validate (src) != CIP_OK || cip_image_validate (dst) != CIP_OK)
+    return CIP_ERROR_INVALID_ARGUMENT;
+  if (src->width != dst->width || src->height != dst->height ||
+      src->format != dst->format)
+    return CIP_ERROR_INVALID_ARGUMENT;
+  if (src->format != CIP_FORMAT_GRAY8 &&
+      cip_format_bytes_per_pixel (src->format) != 4)
+    return CIP_ERROR_INVALID_ARGUMENT;
+
+  row = (size_t) src->width * cip_format_bytes_per_pixel (src->format);
+  s = (uintptr_t) src->data;
+  d = (uintptr_t) dst->data;
+  if (s < d + (size_t) (dst->height - 1) * dst->stride + row &&
+      d < s + (size_t) (src->height - 1) * src->stride + row)
+    return CIP_ERROR_INVALID_ARGUMENT;
+  return CIP_OK;
+}

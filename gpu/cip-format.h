@@ -26,6 +26,11 @@ CipChannelLayout cip_format_layout (CipFormat format);
 CipStatus cip_check_pair (const CipImage * src, const CipImage * dst,
     int src_must_be_gray);
 
+/* Validates the two images of a filter that keeps the format (blur,
+ * morphology): both well formed, of one size and format, GRAY8 or four
+ * bytes a pixel, and not sharing a byte (no operation runs in place). */
+CipStatus cip_check_filter_pair (const CipImage * src, const CipImage * dst);
+
 CipStatus cip_check_gray_method (CipGrayMethod method);
 
 #ifdef __cplusplus

@@ -15,6 +15,7 @@
 #define __CIP_MORPH_H__
 
 #include "cip.h"
+#include "cip-format.h"
 #include "cip-pixel.h"
 
 /* Every row dy (-radius .. radius) of each shape is one centred run of
@@ -57,32 +58,14 @@ cip_morph_check_params (CipMorphOperation operation, CipMorphShape shape,
   return CIP_OK;
 }
 
-/* Both images well formed, of one size and format, GRAY8 or four bytes per
- * pixel, and not sharing a byte. */
+/* The checks of cip_morph and cip_ref_morph: cip_check_filter_pair() and
+ * the parameters in range. */
 static inline CipStatus
 cip_morph_check (const CipImage * src, const CipImage * dst,
     CipMorphOperation operation, CipMorphShape shape, int radius)
 {
-  size_t row, src_end, dst_end;
-  uintptr_t s, d;
-
-  if (cip_image_validate (src) != CIP_OK || cip_image_validate (dst) != CIP_OK)
-    return CIP_ERROR_INVALID_ARGUMENT;
-  if (src->width != dst->width || src->height != dst->height ||
-      src->format != dst->format)
-    return CIP_ERROR_INVALID_ARGUMENT;
-  if (src->format != CIP_FORMAT_GRAY8 &&
-      cip_format_bytes_per_pixel (src->format) != 4)
-    return CIP_ERROR_INVALID_ARGUMENT;
-  if (cip_morph_check_params (operation, shape, radius) != CIP_OK)
-    return CIP_ERROR_INVALID_ARGUMENT;
-
-  row = (size_t) src->width * cip_format_bytes_per_pixel (src->format);
-  s = (uintptr_t) src->data;
-  d = (uintptr_t) dst->data;
-  src_end = (size_t) (src->height - 1) * src->stride + row;
-  dst_end = (size_t) (dst->height - 1) * dst->stride + row;
-  if (s < d + dst_end && d < s + src_end)
+  if (cip_check_filter_pair (src, dst) != CIP_OK ||
+      cip_morph_check_params (operation, shape, radius) != CIP_OK)
     return CIP_ERROR_INVALID_ARGUMENT;
   return CIP_OK;
 }

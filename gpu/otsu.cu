@@ -13,38 +13,6 @@
 
 #include "cip-histogram.cuh"
 
-/* The inclusive prefix sum of one 64-bit value per thread of a
- * CIP_BIN_THREADS block; @scratch holds CIP_BIN_THREADS / 32 words. */
-__device__ __forceinline__ uint64_t
-block_inclusive_scan64 (uint64_t value, uint64_t * scratch)
-{
-  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-
-  for (int d = 1; d < 32; d <<= 1) {
-    uint64_t other = __shfl_up_sync (0xffffffffu, value, d);
-
-    if (lane >= d)
-      value += other;
-  }
-  if (lane == 31)
-    scratch[warp] = value;
-  __syncthreads ();
-  if (warp == 0) {
-    uint64_t total = lane < CIP_BIN_THREADS / 32 ? scratch[lane] : 0;
-
-    for (int d = 1; d < 32; d <<= 1) {
-      uint64_t other = __shfl_up_sync (0xffffffffu, total, d);
-
-      if (lane >= d)
-        total += other;
-    }
-    if (lane < CIP_BIN_THREADS / 32)
-      scratch[lane] = total;
-  }
-  __syncthreads ();
-  return warp > 0 ? value + scratch[warp - 1] : value;
-}
-
 /* Whether a share q of the pixels is so close to a bound of OpenCV's skip
  * test that the rounding of its running sum (within 256 ulps of q) could
  * put it on either side. */
@@ -90,7 +58,8 @@ otsu_threshold (const uint32_t * hist)
   int bin = threadIdx.x, lane = bin & 31, warp = bin >> 5;
   uint32_t count = __ldcg (&hist[bin]);
   uint32_t n1 = cip_block_inclusive_scan (count, scratch32);
-  uint64_t s1 = block_inclusive_scan64 ((uint64_t) bin * count, scratch64);
+  uint64_t s1 = cip_block_inclusive_scan ((uint64_t) bin * count,
+      scratch64);
   double sigma = 0, low = 0, high = 0;
   bool valid;
 

@@ -56,19 +56,12 @@ cycle (GhRun * run, GstContext * context)
 int
 main (int argc, char **argv)
 {
-  GOptionContext *options = g_option_context_new ("- state cycles");
   GstCudaContext *cuda = NULL;
   GstContext *context = NULL;
-  GError *error = NULL;
   gboolean all_ok = TRUE;
   guint i;
 
-  g_option_context_add_main_entries (options, entries, NULL);
-  g_option_context_add_group (options, gst_init_get_option_group ());
-  if (!g_option_context_parse (options, &argc, &argv, &error))
-    g_error ("%s", error->message);
-  g_option_context_free (options);
-  if (!gh_init (&argc, &argv))
+  if (!gh_init (&argc, &argv, entries, "- state cycles"))
     return CIP_TEST_SKIP;
   if (g_strcmp0 (gh_backend (), "cuda") == 0) {
     if (!gst_cuda_load_library () || !(cuda = gst_cuda_context_new (0)))

@@ -118,19 +118,13 @@ run_case (const gchar * fault)
 int
 main (int argc, char **argv)
 {
-  GOptionContext *options = g_option_context_new ("- injected faults");
   const gchar *fault = g_getenv ("CIP_FAULT");
   GError *error = NULL;
   gchar **faults;
   gboolean all_ok = TRUE;
   guint i;
 
-  g_option_context_add_main_entries (options, entries, NULL);
-  g_option_context_add_group (options, gst_init_get_option_group ());
-  if (!g_option_context_parse (options, &argc, &argv, &error))
-    g_error ("%s", error->message);
-  g_option_context_free (options);
-  if (!gh_init (&argc, &argv))
+  if (!gh_init (&argc, &argv, entries, "- injected faults"))
     return CIP_TEST_SKIP;
   if (fault && *fault)
     return run_case (fault);

@@ -110,9 +110,17 @@ gh_backend (void)
 }
 
 gboolean
-gh_init (int *argc, char ***argv)
+gh_init (int *argc, char ***argv, const GOptionEntry * entries,
+    const gchar * summary)
 {
-  gst_init (argc, argv);
+  GOptionContext *options = g_option_context_new (summary);
+  GError *error = NULL;
+
+  g_option_context_add_main_entries (options, entries, NULL);
+  g_option_context_add_group (options, gst_init_get_option_group ());
+  if (!g_option_context_parse (options, argc, argv, &error))
+    g_error ("%s", error->message);
+  g_option_context_free (options);
   if (g_strcmp0 (gh_backend (), "cuda") == 0 && !cip_test_have_cuda_device ()) {
     g_print ("no usable CUDA device: skipped\n");
     return FALSE;

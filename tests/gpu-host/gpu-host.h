@@ -66,9 +66,11 @@ typedef struct
   guint n_warnings;
 } GhRun;
 
-/* gst_init() and the checks every program starts with; FALSE when there is
+/* Parses the command line (@entries and GStreamer's options; a bad one is
+ * fatal), then the checks every program starts with; FALSE when there is
  * no usable CUDA device (the program exits with 77). */
-gboolean gh_init (int *argc, char ***argv);
+gboolean gh_init (int *argc, char ***argv, const GOptionEntry * entries,
+    const gchar * summary);
 
 /* The backend under test: "cuda", or "cpu" when CIP_GPU_HOST_BACKEND=cpu
  * (which checks the programs themselves where there is no GPU). */

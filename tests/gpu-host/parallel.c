@@ -30,20 +30,13 @@ static GOptionEntry entries[] = {
 int
 main (int argc, char **argv)
 {
-  GOptionContext *options = g_option_context_new ("- parallel pipelines");
-  GError *error = NULL;
   GhRun **runs;
   gint64 memory_before, memory_after, t0, t1;
   gint64 total_in = 0, total_out = 0;
   gboolean all_ok = TRUE, finished;
   gint i;
 
-  g_option_context_add_main_entries (options, entries, NULL);
-  g_option_context_add_group (options, gst_init_get_option_group ());
-  if (!g_option_context_parse (options, &argc, &argv, &error))
-    g_error ("%s", error->message);
-  g_option_context_free (options);
-  if (!gh_init (&argc, &argv))
+  if (!gh_init (&argc, &argv, entries, "- parallel pipelines"))
     return CIP_TEST_SKIP;
   if (n_pipelines < 1 || n_frames < 1)
     g_error ("--pipelines and --frames must be positive");

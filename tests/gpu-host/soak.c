@@ -42,8 +42,6 @@ frames_out (GhRun * run)
 int
 main (int argc, char **argv)
 {
-  GOptionContext *options = g_option_context_new ("- soak");
-  GError *error = NULL;
   GhRun **runs;
   gint64 *last;
   gint64 t0, end_time, previous_total = 0, previous_time;
@@ -53,12 +51,7 @@ main (int argc, char **argv)
   gboolean all_ok = TRUE, failed_early = FALSE, finished;
   gint i;
 
-  g_option_context_add_main_entries (options, entries, NULL);
-  g_option_context_add_group (options, gst_init_get_option_group ());
-  if (!g_option_context_parse (options, &argc, &argv, &error))
-    g_error ("%s", error->message);
-  g_option_context_free (options);
-  if (!gh_init (&argc, &argv))
+  if (!gh_init (&argc, &argv, entries, "- soak"))
     return CIP_TEST_SKIP;
   if (n_pipelines < 1 || interval < 1 || minutes <= 0)
     g_error ("--pipelines, --interval and --minutes must be positive");
