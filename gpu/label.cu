@@ -10,7 +10,8 @@
 /* Connected-component labelling with region statistics, a fixed sequence
  * of launches whatever the content:
  *
- *  1. local: union-find in shared memory inside each 32x32 tile;
+ *  1. local: union-find in shared memory inside each 32x32 tile, over
+ *     runs of pixels in a row, the rows joined pairwise in five rounds;
  *  2. border: union-find in global memory across tile borders (Playne and
  *     Hawick 2018: a union hangs the larger root under the smaller with
  *     atomicMin, so every tree is rooted at its smallest raster index);
@@ -173,110 +174,163 @@ union_global (uint32_t * parent, uint32_t a, uint32_t b)
   }
 }
 
+/* The first pixel of the run of set bits of @row that holds bit @lane. */
+__device__ __forceinline__ int
+run_start (uint32_t row, int lane)
+{
+  uint32_t starts = row & ~(row << 1);
+
+  return 31 - __clz (starts & (FULL_WARP >> (31 - lane)));
+}
+
+/* Joins the runs of tile row @ly with those of row @ly - 1 that touch
+ * them, one union per pair of runs: where their overlap begins, or, for
+ * runs that touch only diagonally (8-connectivity), at the end pixel of
+ * the lower run next to the upper one.  Only the first pixel of a run is
+ * a node. */
+__device__ void
+join_rows (uint32_t * s, const uint32_t * rows, int ly, int lane,
+    bool eight)
+{
+  uint32_t cur = rows[ly], above = rows[ly - 1], bit = 1u << lane;
+  uint32_t overlap = cur & above;
+  uint32_t here = ly * TILE_SIZE, up = (ly - 1) * TILE_SIZE;
+
+  if (!(cur & bit))
+    return;
+  here += run_start (cur, lane);
+  if (overlap & ~(overlap << 1) & bit)
+    union_shared (s, here, up + run_start (above, lane));
+  if (!eight)
+    return;
+  if (~(cur << 1) & (above << 1) & ~above & bit)
+    union_shared (s, here, up + run_start (above, lane - 1));
+  if (~(cur >> 1) & (above >> 1) & ~above & bit)
+    union_shared (s, here, up + lane + 1);
+}
+
 /* 1. Each tile on its own: parent[] := global index of the smallest pixel
- * of the pixel's region within the tile, or LABEL_BACKGROUND. */
+ * of the pixel's region within the tile, or LABEL_BACKGROUND.  Warp w owns
+ * the tile rows w, w + 8, ..., each a bit mask; the first pixel of a run
+ * is a node, the others stand for it.  The rows are joined as in a merge
+ * sort: row pairs, then pairs of pairs, ..., with every path shortened to
+ * one step between rounds, so that trees stay shallow. */
 __global__ void
 local_kernel (LabelArgs p)
 {
   __shared__ uint32_t s[TILE_SIZE * TILE_SIZE];
+  __shared__ uint32_t rows[TILE_SIZE];
   int x0 = blockIdx.x * TILE_SIZE, y0 = blockIdx.y * TILE_SIZE;
-  int lx = threadIdx.x, x = x0 + lx;
+  int lane = threadIdx.x, warp = threadIdx.y, x = x0 + lane;
+  bool eight = p.connectivity == 8;
 
   if (x0 >= p.width || y0 >= p.height)
     return;
 
   for (int k = 0; k < LOCAL_ROWS; k++) {
-    int ly = threadIdx.y + k * CIP_BLOCK_Y, y = y0 + ly;
+    int ly = warp + k * CIP_BLOCK_Y, y = y0 + ly;
     bool fg = x < p.width && y < p.height &&
         p.mask[(size_t) y * p.mask_stride + x] != 0;
+    uint32_t row = __ballot_sync (FULL_WARP, fg);
 
-    s[ly * TILE_SIZE + lx] = fg ? ly * TILE_SIZE + lx : LABEL_BACKGROUND;
+    s[ly * TILE_SIZE + lane] = ly * TILE_SIZE + lane;
+    if (lane == 0)
+      rows[ly] = row;
   }
   __syncthreads ();
 
-  /* Background words never change, so testing them needs no care. */
-  for (int k = 0; k < LOCAL_ROWS; k++) {
-    int ly = threadIdx.y + k * CIP_BLOCK_Y;
-    uint32_t l = ly * TILE_SIZE + lx;
+  for (int half = 1; half < TILE_SIZE; half *= 2) {
+    /* Rows ly = half mod 2 * half begin the lower half of a group. */
+    for (int ly = half + warp * 2 * half; ly < TILE_SIZE;
+        ly += CIP_BLOCK_Y * 2 * half)
+      join_rows (s, rows, ly, lane, eight);
+    __syncthreads ();
+    if (2 * half == TILE_SIZE)
+      break;
 
-    if (s[l] == LABEL_BACKGROUND)
-      continue;
-    if (lx > 0 && s[l - 1] != LABEL_BACKGROUND)
-      union_shared (s, l, l - 1);
-    if (ly == 0)
-      continue;
-    if (s[l - TILE_SIZE] != LABEL_BACKGROUND)
-      union_shared (s, l, l - TILE_SIZE);
-    if (p.connectivity == 8) {
-      if (lx > 0 && s[l - TILE_SIZE - 1] != LABEL_BACKGROUND)
-        union_shared (s, l, l - TILE_SIZE - 1);
-      if (lx + 1 < TILE_SIZE && s[l - TILE_SIZE + 1] != LABEL_BACKGROUND)
-        union_shared (s, l, l - TILE_SIZE + 1);
+    /* No union runs now: each node may point straight at its root. */
+    for (int k = 0; k < LOCAL_ROWS; k++) {
+      int ly = warp + k * CIP_BLOCK_Y;
+      uint32_t row = rows[ly], l = ly * TILE_SIZE + lane;
+
+      if (row & ~(row << 1) & (1u << lane))
+        ((volatile uint32_t *) s)[l] = find_shared (s, l);
     }
+    __syncthreads ();
   }
-  __syncthreads ();
 
   for (int k = 0; k < LOCAL_ROWS; k++) {
-    int ly = threadIdx.y + k * CIP_BLOCK_Y, y = y0 + ly;
-    uint32_t l = ly * TILE_SIZE + lx, root, value = LABEL_BACKGROUND;
+    int ly = warp + k * CIP_BLOCK_Y, y = y0 + ly;
+    uint32_t row = rows[ly], bit = 1u << lane, root = 0;
+    int first = row & bit ? run_start (row, lane) : lane;
 
+    if (first == lane && (row & bit))
+      root = find_shared (s, ly * TILE_SIZE + lane);
+    root = __shfl_sync (FULL_WARP, root, first);
     if (x >= p.width || y >= p.height)
       continue;
-    if (s[l] != LABEL_BACKGROUND) {
-      root = find_shared (s, l);
-      value = (uint32_t) (y0 + root / TILE_SIZE) * p.width +
-          x0 + root % TILE_SIZE;
-    }
-    p.parent[(uint32_t) y * p.width + x] = value;
+    p.parent[(uint32_t) y * p.width + x] = row & bit ?
+        (uint32_t) (y0 + root / TILE_SIZE) * p.width + x0 +
+        root % TILE_SIZE : LABEL_BACKGROUND;
   }
 }
 
-/* 2. Joins across tile borders: threads 0..31 take the tile's top row
- * and its neighbours above, 32..63 its left column and its neighbours to
- * the left.  Every pair of neighbours in different tiles is one of these
- * (the pair across a tile's bottom-left corner is the NE neighbour of the
- * top row of the tile below). */
+/* 2. Joins across tile borders: warp 0 takes the tile's top row against
+ * the row above, warp 1 its left column against the column to the left.
+ * Every pair of neighbours in different tiles is one of these (the pair
+ * across a tile's bottom-left corner is a diagonal of the left column of
+ * the tile to the right, the pairs across its top corners are taken by
+ * the first and last lanes of the top row).  Each line and the line it
+ * faces lie in one tile each, so pixels next to each other along a line
+ * already share a root: as in the local pass, one union per pair of runs
+ * that touch. */
 __global__ void
 border_kernel (LabelArgs p)
 {
   int x0 = blockIdx.x * TILE_SIZE, y0 = blockIdx.y * TILE_SIZE;
-  int t = threadIdx.x, reach = p.connectivity == 8 ? 1 : 0;
-  uint32_t w = p.width, i;
+  int lane = threadIdx.x & 31, side = threadIdx.x >> 5;
+  uint32_t w = p.width, bit = 1u << lane, along, i, j;
+  uint32_t line, facing, overlap;
+  bool in, fg = false, fg_facing = false;
 
   if (x0 >= p.width || y0 >= p.height)
     return;
 
-  if (t < TILE_SIZE) {
-    int x = x0 + t;
-
-    if (y0 == 0 || x >= p.width)
-      return;
-    i = (uint32_t) y0 * w + x;
-    if (p.parent[i] == LABEL_BACKGROUND)
-      return;
-    for (int dx = -reach; dx <= reach; dx++) {
-      int nx = x + dx;
-
-      if (nx >= 0 && nx < p.width &&
-          p.parent[i - w + dx] != LABEL_BACKGROUND)
-        union_global (p.parent, i, i - w + dx);
-    }
+  if (side == 0) {
+    in = y0 > 0 && x0 + lane < p.width;
+    i = (uint32_t) y0 * w + x0 + lane;
+    j = i - w;
+    along = 1;
   } else {
-    int y = y0 + t - TILE_SIZE;
-
-    if (x0 == 0 || y >= p.height)
-      return;
-    i = (uint32_t) y * w + x0;
-    if (p.parent[i] == LABEL_BACKGROUND)
-      return;
-    for (int dy = -reach; dy <= reach; dy++) {
-      int ny = y + dy;
-
-      if (ny >= 0 && ny < p.height &&
-          p.parent[(uint32_t) ny * w + x0 - 1] != LABEL_BACKGROUND)
-        union_global (p.parent, i, (uint32_t) ny * w + x0 - 1);
-    }
+    in = x0 > 0 && y0 + lane < p.height;
+    i = (uint32_t) (y0 + lane) * w + x0;
+    j = i - 1;
+    along = w;
   }
+  if (in) {
+    fg = p.parent[i] != LABEL_BACKGROUND;
+    fg_facing = p.parent[j] != LABEL_BACKGROUND;
+  }
+  line = __ballot_sync (FULL_WARP, fg);
+  facing = __ballot_sync (FULL_WARP, fg_facing);
+  if (!fg)
+    return;
+
+  overlap = line & facing;
+  if (overlap & ~(overlap << 1) & bit)
+    union_global (p.parent, i, j);
+  if (p.connectivity != 8)
+    return;
+  if (~(line << 1) & (facing << 1) & ~facing & bit)
+    union_global (p.parent, i, j - along);
+  if (~(line >> 1) & (facing >> 1) & ~facing & bit)
+    union_global (p.parent, i, j + along);
+  if (side == 0 && lane == 0 && x0 > 0 &&
+      p.parent[j - 1] != LABEL_BACKGROUND)
+    union_global (p.parent, i, j - 1);
+  if (side == 0 && lane == TILE_SIZE - 1 && x0 + TILE_SIZE < p.width &&
+      p.parent[j + 1] != LABEL_BACKGROUND)
+    union_global (p.parent, i, j + 1);
 }
 
 /* 3. parent[i] := root of i; pixel_offsets[block] := roots in the block's
