@@ -20,7 +20,12 @@
  * place, a sparse table of the extrema of 2^k consecutive pixels, and the
  * run of half width a is the extremum of two overlapping entries of level
  * k = floor (log2 (2a + 1)); rows are folded in as soon as their level is
- * built, so the work per pixel is two reads per element row. */
+ * built, so the work per pixel is two reads per element row.
+ *
+ * GRAY8 at radius 1 with 16-byte aligned rows, the common case, skips the
+ * tile: a lane holds 16 bytes of each of its rows in registers, gets its
+ * left and right neighbours from the adjacent lanes, and works on 16-bit
+ * halves (even and odd pixels), for which the GPU has SIMD min and max. */
 
 #include "cip-cuda.cuh"
 #include "cip-morph.h"
@@ -30,6 +35,14 @@
 #define SMALL_BLOCK_Y 4
 #define SMALL_ROWS 8            /* output rows per thread */
 #define SMALL_TILE_ROWS (SMALL_BLOCK_Y * SMALL_ROWS)
+
+#define R1_WARPS 4              /* warps of a block, one above the other */
+#define R1_ROWS 8               /* output rows per warp */
+#define R1_UNIT 16              /* bytes per lane */
+#define R1_SPAN (32 * R1_UNIT)  /* bytes per warp row */
+/* Blocks per multiprocessor that the registers must allow: a 4K frame's
+ * 544 blocks then run in one wave on 132 multiprocessors. */
+#define R1_MIN_BLOCKS 5
 
 #define LARGE_THREADS 256       /* one output byte column each */
 #define LARGE_TILE_BYTES LARGE_THREADS
@@ -48,6 +61,8 @@ struct MorphPass
   int height;
   bool src_aligned;             /* 4-byte loads and stores allowed */
   bool dst_aligned;
+  bool src_aligned16;           /* 16-byte ones */
+  bool dst_aligned16;
 };
 
 /* The element's rows ordered by the sparse-table level their run needs:
@@ -190,6 +205,184 @@ morph_small_kernel (MorphPass p)
   }
 }
 
+/* GRAY8, radius 1 */
+
+template < bool MAX > __device__ __forceinline__ uint32_t
+pick2 (uint32_t a, uint32_t b)
+{
+  return MAX ? __vmaxu2 (a, b) : __vminu2 (a, b);
+}
+
+/* A row's 16 bytes split into 16-bit halves: e[k] holds pixels 4k and
+ * 4k + 2, o[k] pixels 4k + 1 and 4k + 3, each over a zero byte. */
+struct R1Halves
+{
+  uint32_t e[4];
+  uint32_t o[4];
+};
+
+/* @c: the row's pixels as halves; @h: the extremum of each pixel and its
+ * two horizontal neighbours.  @left's byte 3 is the pixel before the
+ * 16 bytes, @right's byte 0 the one after. */
+template < bool MAX > __device__ __forceinline__ void
+r1_row (uint4 v, uint32_t left, uint32_t right, R1Halves & c, R1Halves & h)
+{
+  uint32_t w[4] = { v.x, v.y, v.z, v.w };
+
+#pragma unroll
+  for (int k = 0; k < 4; k++) {
+    c.e[k] = __byte_perm (w[k], 0, 0x4240);
+    c.o[k] = __byte_perm (w[k], 0, 0x4341);
+  }
+#pragma unroll
+  for (int k = 0; k < 4; k++) {
+    /* Pixels 4k - 1, 4k + 1 and 4k + 2, 4k + 4: the neighbours of the
+     * even pixels from the odd ones and the reverse. */
+    uint32_t o_before = k == 0 ? __byte_perm (left, c.o[0], 0x5453) :
+        __byte_perm (c.o[k - 1], c.o[k], 0x5432);
+    uint32_t e_after = k == 3 ? __byte_perm (c.e[3], right, 0x3432) :
+        __byte_perm (c.e[k], c.e[k + 1], 0x5432);
+    uint32_t pair = pick2 < MAX > (c.e[k], c.o[k]);
+
+    h.e[k] = pick2 < MAX > (pair, o_before);
+    h.o[k] = pick2 < MAX > (pair, e_after);
+  }
+}
+
+__device__ __forceinline__ void
+r1_store (uint8_t * row, int b, int row_bytes, const R1Halves & v)
+{
+  uint32_t w[4];
+
+#pragma unroll
+  for (int k = 0; k < 4; k++)
+    w[k] = __byte_perm (v.e[k], v.o[k], 0x6240);
+  if (b + R1_UNIT <= row_bytes) {
+    *(uint4 *) (row + b) = make_uint4 (w[0], w[1], w[2], w[3]);
+  } else {
+#pragma unroll
+    for (int k = 0; k < R1_UNIT; k++)
+      if (b + k < row_bytes)
+        row[b + k] = (uint8_t) (w[k / 4] >> (8 * (k % 4)));
+  }
+}
+
+/* FULL: rows -1 and 1 of the element are three pixels wide (the square),
+ * else one (the cross and the disk).  A warp covers R1_SPAN bytes of
+ * R1_ROWS rows; all its loads are issued before the first is used. */
+template < bool FULL, bool MAX >
+__global__ void __launch_bounds__ (32 * R1_WARPS, R1_MIN_BLOCKS)
+morph_r1_kernel (MorphPass p)
+{
+  constexpr uint32_t NEUTRAL = MAX ? 0u : 0xffffffffu;
+  constexpr int IN_ROWS = R1_ROWS + 2;
+  static_assert (R1_ROWS % 2 == 0, "output rows are made in pairs");
+  const uint8_t *__restrict__ src = p.src;
+  int lane = threadIdx.x;
+  int b = blockIdx.x * R1_SPAN + lane * R1_UNIT;
+  int y0 = (blockIdx.y * R1_WARPS + threadIdx.y) * R1_ROWS;
+  uint4 in[IN_ROWS];
+  /* Lane 0: the byte before its 16, lane 31: the byte after. */
+  uint32_t edge[IN_ROWS];
+  R1Halves c[IN_ROWS], h[IN_ROWS];
+
+  /* Whole warps only: lanes past the row's end take part in the shuffles. */
+  if (y0 >= p.height)
+    return;
+
+#pragma unroll
+  for (int i = 0; i < IN_ROWS; i++) {
+    int y = y0 - 1 + i;
+    const uint8_t *row;
+
+    in[i] = make_uint4 (NEUTRAL, NEUTRAL, NEUTRAL, NEUTRAL);
+    edge[i] = NEUTRAL;
+    if (y < 0 || y >= p.height)
+      continue;
+    row = src + (size_t) y * p.src_stride;
+    if (b + R1_UNIT <= p.row_bytes)
+      in[i] = __ldg ((const uint4 *) (row + b));
+    if (lane == 0 && b > 0)
+      edge[i] = row[b - 1];
+    else if (lane == 31 && b + R1_UNIT < p.row_bytes)
+      edge[i] = row[b + R1_UNIT];
+  }
+
+  /* The lane holding the end of the row, when it is not a whole unit:
+   * bytes past the end stay neutral. */
+  if (b < p.row_bytes && b + R1_UNIT > p.row_bytes) {
+#pragma unroll
+    for (int i = 0; i < IN_ROWS; i++) {
+      int y = y0 - 1 + i;
+      const uint8_t *row;
+      uint32_t w[4] = { NEUTRAL, NEUTRAL, NEUTRAL, NEUTRAL };
+
+      if (y < 0 || y >= p.height)
+        continue;
+      row = src + (size_t) y * p.src_stride;
+#pragma unroll
+      for (int k = 0; k < R1_UNIT; k++) {
+        int shift = 8 * (k % 4);
+
+        if (b + k < p.row_bytes)
+          w[k / 4] = (w[k / 4] & ~(0xffu << shift)) |
+              (uint32_t) row[b + k] << shift;
+      }
+      in[i] = make_uint4 (w[0], w[1], w[2], w[3]);
+    }
+  }
+
+#pragma unroll
+  for (int i = 0; i < IN_ROWS; i++) {
+    uint32_t left = __shfl_up_sync (0xffffffffu, in[i].w, 1);
+    uint32_t right = __shfl_down_sync (0xffffffffu, in[i].x, 1);
+
+    if (lane == 0)
+      left = edge[i] << 24;
+    if (lane == 31)
+      right = edge[i];
+    r1_row < MAX > (in[i], left, right, c[i], h[i]);
+
+    /* Output row j takes input rows j .. j + 2. */
+    if (FULL && i >= 3 && i % 2 == 1) {
+      /* Rows j = i - 3 and i - 2 share input rows i - 2 and i - 1. */
+      int j = i - 3;
+      R1Halves out0, out1;
+
+#pragma unroll
+      for (int k = 0; k < 4; k++) {
+        uint32_t e = pick2 < MAX > (h[i - 2].e[k], h[i - 1].e[k]);
+        uint32_t o = pick2 < MAX > (h[i - 2].o[k], h[i - 1].o[k]);
+
+        out0.e[k] = pick2 < MAX > (h[i - 3].e[k], e);
+        out0.o[k] = pick2 < MAX > (h[i - 3].o[k], o);
+        out1.e[k] = pick2 < MAX > (e, h[i].e[k]);
+        out1.o[k] = pick2 < MAX > (o, h[i].o[k]);
+      }
+      if (y0 + j < p.height)
+        r1_store (p.dst + (size_t) (y0 + j) * p.dst_stride, b, p.row_bytes,
+            out0);
+      if (y0 + j + 1 < p.height)
+        r1_store (p.dst + (size_t) (y0 + j + 1) * p.dst_stride, b,
+            p.row_bytes, out1);
+    } else if (!FULL && i >= 2) {
+      int j = i - 2;
+      R1Halves out;
+
+#pragma unroll
+      for (int k = 0; k < 4; k++) {
+        out.e[k] = pick2 < MAX > (pick2 < MAX > (c[i - 2].e[k],
+                h[i - 1].e[k]), c[i].e[k]);
+        out.o[k] = pick2 < MAX > (pick2 < MAX > (c[i - 2].o[k],
+                h[i - 1].o[k]), c[i].o[k]);
+      }
+      if (y0 + j < p.height)
+        r1_store (p.dst + (size_t) (y0 + j) * p.dst_stride, b, p.row_bytes,
+            out);
+    }
+  }
+}
+
 /* Large radii */
 
 template < int BPP, bool MAX >
@@ -310,6 +503,26 @@ launch_small_shape (const MorphPass & p, CipMorphShape shape, bool take_max,
   }
 }
 
+static void
+launch_r1 (const MorphPass & p, CipMorphShape shape, bool take_max,
+    cudaStream_t stream)
+{
+  dim3 block (32, R1_WARPS);
+  dim3 grid (CIP_DIV_UP (p.row_bytes, R1_SPAN),
+      CIP_DIV_UP (p.height, R1_WARPS * R1_ROWS));
+  /* Every shape is symmetric: rows -1 and 1 have one span. */
+  bool full = cip_morph_span (shape, 1, 1) == 1;
+
+  if (full && take_max)
+    morph_r1_kernel < true, true > <<<grid, block, 0, stream >>> (p);
+  else if (full)
+    morph_r1_kernel < true, false > <<<grid, block, 0, stream >>> (p);
+  else if (take_max)
+    morph_r1_kernel < false, true > <<<grid, block, 0, stream >>> (p);
+  else
+    morph_r1_kernel < false, false > <<<grid, block, 0, stream >>> (p);
+}
+
 template < int BPP >
 static void
 launch_large (const MorphPass & p, const MorphSpans & s, bool take_max,
@@ -365,7 +578,10 @@ morph_pass (const MorphPass & p, int bpp, CipMorphShape shape, int radius,
 {
   cudaStream_t s = stream->stream;
 
-  if (radius <= SMALL_RADIUS_MAX) {
+  if (bpp == 1 && radius == 1 && p.src_aligned16 && p.dst_aligned16) {
+    launch_r1 (p, shape, take_max, s);
+    CIP_CUDA_TRY_LAUNCH (stream, "morph radius 1 kernel");
+  } else if (radius <= SMALL_RADIUS_MAX) {
     if (bpp == 1 && radius == 1)
       launch_small_shape < 1, 1 > (p, shape, take_max, s);
     else if (bpp == 1)
@@ -410,6 +626,8 @@ cip_morph (const CipImage * src, CipImage * dst, CipMorphOperation operation,
   p.height = src->height;
   p.src_aligned = cip_rows_aligned (src, 4);
   p.dst_aligned = cip_rows_aligned (dst, 4);
+  p.src_aligned16 = cip_rows_aligned (src, 16);
+  p.dst_aligned16 = cip_rows_aligned (dst, 16);
   first_max = operation == CIP_MORPH_DILATE || operation == CIP_MORPH_CLOSE;
 
   if (operation == CIP_MORPH_OPEN || operation == CIP_MORPH_CLOSE) {
@@ -425,9 +643,11 @@ cip_morph (const CipImage * src, CipImage * dst, CipMorphOperation operation,
     p.dst = (uint8_t *) mid;
     p.dst_stride = stride;
     p.dst_aligned = true;
+    p.dst_aligned16 = true;
     second.src = (const uint8_t *) mid;
     second.src_stride = stride;
     second.src_aligned = true;
+    second.src_aligned16 = true;
 
     status = morph_pass (p, bpp, shape, radius, first_max, stream);
     if (status != CIP_OK)
