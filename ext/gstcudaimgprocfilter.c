@@ -74,7 +74,7 @@ typedef struct
   guint64 downloads;            /* frames copied device to host */
   CipStream *stream;
   guint8 *readback;
-  GstAllocator *host_allocator;  /* page-locked, for system-memory pools */
+  GstAllocator *host_allocator; /* page-locked, for system-memory pools */
   /* When downstream waits for our output's ready event, frames are not
    * synchronized: their input buffers are held here, oldest first, until
    * the event recorded after their kernels has passed. */
@@ -156,6 +156,9 @@ static gboolean gst_cuda_imgproc_filter_propose_allocation (GstBaseTransform
     * trans, GstQuery * decide_query, GstQuery * query);
 static gboolean gst_cuda_imgproc_filter_decide_allocation (GstBaseTransform *
     trans, GstQuery * query);
+static GstFlowReturn
+gst_cuda_imgproc_filter_prepare_output_buffer (GstBaseTransform * trans,
+    GstBuffer * input, GstBuffer ** output);
 static gboolean gst_cuda_imgproc_filter_set_caps (GstBaseTransform * trans,
     GstCaps * incaps, GstCaps * outcaps);
 static void gst_cuda_imgproc_filter_before_transform (GstBaseTransform *
@@ -248,6 +251,8 @@ gst_cuda_imgproc_filter_class_init (GstCudaImgprocFilterClass * klass)
       GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_propose_allocation);
   trans_class->decide_allocation =
       GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_decide_allocation);
+  trans_class->prepare_output_buffer =
+      GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_prepare_output_buffer);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_set_caps);
   trans_class->before_transform =
       GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_before_transform);
@@ -482,8 +487,7 @@ gst_cuda_imgproc_filter_fixate_caps (GstBaseTransform * trans,
 }
 
 static void
-gst_cuda_imgproc_filter_set_context (GstElement * element,
-    GstContext * context)
+gst_cuda_imgproc_filter_set_context (GstElement * element, GstContext * context)
 {
   GstCudaImgprocFilterPrivate *priv =
       GET_PRIV (GST_CUDA_IMGPROC_FILTER (element));
@@ -507,8 +511,7 @@ gst_cuda_imgproc_filter_query (GstBaseTransform * trans,
       GET_PRIV (GST_CUDA_IMGPROC_FILTER (trans));
 
   if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
-      gst_cuda_handle_context_query (GST_ELEMENT (trans), query,
-          priv->context))
+      gst_cuda_handle_context_query (GST_ELEMENT (trans), query, priv->context))
     return TRUE;
 
   return GST_BASE_TRANSFORM_CLASS (gst_cuda_imgproc_filter_parent_class)->query
@@ -548,8 +551,7 @@ check_cuda_device (GstCudaImgprocFilter * filter, gint device_id)
   if (device_id >= n_devices) {
     GST_ELEMENT_ERROR (filter, RESOURCE, NOT_FOUND,
         ("CUDA device %d is not available: there are %d devices. Use "
-            "backend=cpu to run without a GPU.", device_id, n_devices),
-        (NULL));
+            "backend=cpu to run without a GPU.", device_id, n_devices), (NULL));
     return FALSE;
   }
   return TRUE;
@@ -670,8 +672,7 @@ gst_cuda_imgproc_filter_start (GstBaseTransform * trans)
   if (!gst_cuda_context_push (priv->context))
     goto push_failed;
   priv->host_allocator = gst_cuda_imgproc_host_allocator_new (priv->context);
-  status = cip_stream_new (&priv->stream, &priv->memory, error,
-      sizeof (error));
+  status = cip_stream_new (&priv->stream, &priv->memory, error, sizeof (error));
   for (i = 0; status == CIP_OK && i < MAX_IN_FLIGHT; i++)
     status = cip_event_new (&priv->in_flight_done[i], priv->stream);
   if (status != CIP_OK && priv->stream)
@@ -698,8 +699,7 @@ no_device:
     GST_ELEMENT_ERROR (filter, RESOURCE, NOT_FOUND,
         ("CUDA device %d is not available. Use backend=cpu to run without "
             "a GPU.", device_id),
-        ("gst_cuda_ensure_element_context() failed for device %d",
-            device_id));
+        ("gst_cuda_ensure_element_context() failed for device %d", device_id));
   return FALSE;
 push_failed:
   GST_ELEMENT_ERROR (filter, RESOURCE, FAILED,
@@ -895,6 +895,24 @@ gst_cuda_imgproc_filter_decide_allocation (GstBaseTransform * trans,
     gst_query_add_allocation_pool (query, pool, size, min_buffers, 0);
   gst_object_unref (pool);
   return TRUE;
+}
+
+/* GstBaseTransform returns a pool's failure to allocate without posting
+ * anything: the application would only hear "Internal data stream error"
+ * from upstream. */
+static GstFlowReturn
+gst_cuda_imgproc_filter_prepare_output_buffer (GstBaseTransform * trans,
+    GstBuffer * input, GstBuffer ** output)
+{
+  GstFlowReturn ret = GST_BASE_TRANSFORM_CLASS
+      (gst_cuda_imgproc_filter_parent_class)->prepare_output_buffer (trans,
+      input, output);
+
+  if (ret == GST_FLOW_ERROR)
+    GST_ELEMENT_ERROR (trans, RESOURCE, NO_SPACE_LEFT,
+        ("Could not allocate an output frame."),
+        ("the output buffer pool failed to allocate"));
+  return ret;
 }
 
 static gboolean
@@ -1212,8 +1230,7 @@ process_on_device (GstCudaImgprocFilter * filter, GstBuffer * inbuf,
   CipImage *work_src = src_on_device ? &src : &priv->device_src;
   CipImage *work_dst = dst_on_device ? &dst : &priv->device_dst;
   gboolean copy_chroma = GST_VIDEO_FRAME_FORMAT (in_frame) ==
-      GST_VIDEO_FRAME_FORMAT (out_frame) &&
-      (src_on_device || dst_on_device);
+      GST_VIDEO_FRAME_FORMAT (out_frame) && (src_on_device || dst_on_device);
   CipEvent *input_ready = gst_cuda_imgproc_buffer_ready_event (inbuf);
   CipEvent *output_ready = gst_cuda_imgproc_buffer_ready_event (outbuf);
   gboolean defer = dst_on_device && output_ready && priv->downstream_waits &&
@@ -1418,8 +1435,7 @@ gst_cuda_imgproc_filter_transform_meta (GstBaseTransform * trans,
 
 /* Held input frames go back upstream at the end of a stream or a flush. */
 static gboolean
-gst_cuda_imgproc_filter_sink_event (GstBaseTransform * trans,
-    GstEvent * event)
+gst_cuda_imgproc_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
   GstCudaImgprocFilterPrivate *priv =
       GET_PRIV (GST_CUDA_IMGPROC_FILTER (trans));
@@ -1431,6 +1447,7 @@ gst_cuda_imgproc_filter_sink_event (GstBaseTransform * trans,
     gst_cuda_context_pop (NULL);
   }
 
-  return GST_BASE_TRANSFORM_CLASS (gst_cuda_imgproc_filter_parent_class)->
-      sink_event (trans, event);
+  return
+      GST_BASE_TRANSFORM_CLASS
+      (gst_cuda_imgproc_filter_parent_class)->sink_event (trans, event);
 }

@@ -126,7 +126,40 @@ drain_outputs (GstHarness * h)
   return count;
 }
 
-/* The element, made by itself on the backend under test, with a bus. */
+/* What a pipeline does with contexts: keeps the one an element posts and
+ * hands it back when the element asks again, so that the walks below make
+ * one CUDA context, not one per READY. */
+static GstBusSyncReply
+share_context (GstBus * bus, GstMessage * message, gpointer user_data)
+{
+  GstContext **kept = user_data;
+
+  if (GST_MESSAGE_TYPE (message) == GST_MESSAGE_HAVE_CONTEXT) {
+    GstContext *context;
+
+    gst_message_parse_have_context (message, &context);
+    if (*kept)
+      gst_context_unref (*kept);
+    *kept = context;
+  } else if (GST_MESSAGE_TYPE (message) == GST_MESSAGE_NEED_CONTEXT &&
+      *kept != NULL) {
+    gst_element_set_context (GST_ELEMENT (GST_MESSAGE_SRC (message)), *kept);
+  }
+  return GST_BUS_PASS;
+}
+
+static void
+free_kept_context (gpointer data)
+{
+  GstContext **kept = data;
+
+  if (*kept)
+    gst_context_unref (*kept);
+  g_free (kept);
+}
+
+/* The element, made by itself on the backend under test, with a bus that
+ * shares contexts as a pipeline would. */
 static GstElement *
 make_element (const gchar * name, GstBus * bus)
 {
@@ -136,6 +169,8 @@ make_element (const gchar * name, GstBus * bus)
   gst_object_ref_sink (element);
   gst_util_set_object_arg (G_OBJECT (element), "backend",
       cip_test_backend_name ());
+  gst_bus_set_sync_handler (bus, share_context, g_new0 (GstContext *, 1),
+      free_kept_context);
   gst_element_set_bus (element, bus);
   return element;
 }

@@ -45,12 +45,14 @@ static GOptionEntry entries[] = {
   {NULL}
 };
 
+/* From one of the plugin's elements (the source's path ends in
+ * "GstCudaGray:cudagray3"), not appsrc's "Internal data stream error". */
 static gboolean
 clear_error (GhRun * run)
 {
   return run->error && (run->error->domain == GST_LIBRARY_ERROR ||
       run->error->domain == GST_RESOURCE_ERROR) &&
-      run->error_source && strstr (run->error_source, "/cuda") != NULL;
+      run->error_source && strstr (run->error_source, ":cuda") != NULL;
 }
 
 /* With CIP_FAULT set: one case; prints one row of the table. */

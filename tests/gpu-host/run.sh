@@ -13,7 +13,8 @@
 #                                     compute-sanitizer memcheck, racecheck,
 #                                     initcheck, synccheck over the kernel
 #                                     tests, the element tests (cuda) and a
-#                                     small parallel run
+#                                     small parallel run (GROUP: kernels,
+#                                     elements, pipelines or one test-*)
 #   tests/gpu-host/run.sh soak [MINUTES]   (10 by default: longer than
 #                                     one device call may last; then:)
 #   tests/gpu-host/run.sh soak-start [MINUTES]   the soak, detached, into
@@ -114,6 +115,8 @@ sanitizer () {
           done ;;
         pipelines)
           targets=("$BIN/test-gpu-parallel --pipelines 4 --frames 8") ;;
+        test-*)
+          targets=("$BUILD/tests/$group") ;;
       esac
       for target in "${targets[@]}"; do
         local name log rc errors now
