@@ -24,7 +24,14 @@ gboolean
 cip_test_probe_cuda_device (void)
 {
   int status = 0;
-  pid_t pid = fork ();
+  pid_t pid;
+
+  /* With CK_FORK=no (as under compute-sanitizer, which does not follow a
+   * child that only forked) nothing forks later: ask here. */
+  if (g_strcmp0 (g_getenv ("CK_FORK"), "no") == 0)
+    return cip_test_have_cuda_device ();
+
+  pid = fork ();
 
   if (pid == 0)
     _exit (cip_test_have_cuda_device ()? 0 : 1);
@@ -251,8 +258,7 @@ cip_test_buffer_new (const CipImage * image)
   gint stride, y;
 
   fail_unless (gst_video_info_set_format (&info,
-          cip_test_video_format (image->format), image->width,
-          image->height));
+          cip_test_video_format (image->format), image->width, image->height));
   buffer = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
   /* Padding bytes get a value no operation should depend on. */
   gst_buffer_memset (buffer, 0, 0xa5, GST_VIDEO_INFO_SIZE (&info));

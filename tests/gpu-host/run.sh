@@ -18,7 +18,7 @@
 #   tests/gpu-host/run.sh soak [MINUTES]   (10 by default: longer than
 #                                     one device call may last; then:)
 #   tests/gpu-host/run.sh soak-start [MINUTES]   the soak, detached, into
-#                                     $BUILD/gpu-host-results/
+#                                     $SOAK_DIR (/tmp/gst-cuda-imgproc-soak)
 #   tests/gpu-host/run.sh soak-wait   waits (up to 9 minutes) for it, then
 #                                     prints its tables
 #   tests/gpu-host/run.sh all         cycles, parallel, faults, sanitizer
@@ -37,6 +37,9 @@ case $BUILD in /*) ;; *) BUILD=$SRC/$BUILD ;; esac
 RESULTS=${RESULTS:-${OUT:-$BUILD/gpu-host-results}}
 SUMMARY=$RESULTS/summary.md
 mkdir -p "$RESULTS"
+# Outside the build directory: uploading a new build between soak-start
+# and soak-wait must not take the running soak's results with it.
+SOAK_DIR=${SOAK_DIR:-/tmp/gst-cuda-imgproc-soak}
 
 # The packed GStreamer runtime, where the host has none.
 if ! pkg-config --exists gstreamer-1.0 2>/dev/null &&
@@ -166,19 +169,20 @@ case $step in
   sanitizer) sanitizer "$@" ;;
   soak) run_step soak "$BIN/test-gpu-soak" --minutes "${1:-10}" ;;
   soak-start)
-    mkdir -p "$BUILD/gpu-host-results"
-    RESULTS=$BUILD/gpu-host-results nohup setsid "$0" soak "${1:-10}" \
-      >"$BUILD/gpu-host-results/soak.nohup" 2>&1 </dev/null &
+    mkdir -p "$SOAK_DIR"
+    RESULTS=$SOAK_DIR nohup setsid "$0" soak "${1:-10}" \
+      >"$SOAK_DIR/soak.nohup" 2>&1 </dev/null &
     echo "soak started (pid $!); tests/gpu-host/run.sh soak-wait for its result"
     exit 0 ;;
   soak-wait)
-    log=$BUILD/gpu-host-results/soak.log
+    log=$SOAK_DIR/soak.log
     for _ in $(seq 540); do
       grep -qE '^soak: (PASS|FAIL)$' "$log" 2>/dev/null && break
+      [ -f "$SOAK_DIR/soak.nohup" ] || break
       sleep 1
     done
-    cat "$BUILD/gpu-host-results/soak.nohup" 2>/dev/null
-    cp "$BUILD"/gpu-host-results/soak* "$RESULTS"/ 2>/dev/null
+    cat "$SOAK_DIR/soak.nohup" 2>/dev/null || echo "no soak in $SOAK_DIR"
+    cp "$SOAK_DIR"/soak* "$SOAK_DIR/summary.md" "$RESULTS"/ 2>/dev/null
     grep -qE '^soak: PASS$' "$log" 2>/dev/null
     exit $? ;;
   all)
