@@ -248,14 +248,20 @@ local_kernel (LabelArgs p)
     if (2 * half == TILE_SIZE)
       break;
 
-    /* No union runs now: each node may point straight at its root. */
+    /* No union runs now: each node may point straight at its root.  All
+     * roots are found before any parent is rewritten, so that no find
+     * reads a word another thread is writing. */
+    uint32_t roots[LOCAL_ROWS];
+
     for (int k = 0; k < LOCAL_ROWS; k++) {
       int ly = warp + k * CIP_BLOCK_Y;
       uint32_t row = rows[ly], l = ly * TILE_SIZE + lane;
 
-      if (row & ~(row << 1) & (1u << lane))
-        ((volatile uint32_t *) s)[l] = find_shared (s, l);
+      roots[k] = row & ~(row << 1) & (1u << lane) ? find_shared (s, l) : l;
     }
+    __syncthreads ();
+    for (int k = 0; k < LOCAL_ROWS; k++)
+      s[(warp + k * CIP_BLOCK_Y) * TILE_SIZE + lane] = roots[k];
     __syncthreads ();
   }
 
