@@ -10,8 +10,9 @@
 /* Connected-component labelling with region statistics, a fixed sequence
  * of launches whatever the content:
  *
- *  1. local: union-find in shared memory inside each 32x32 tile, over
- *     runs of pixels in a row, the rows joined pairwise in five rounds;
+ *  1. local: union-find in shared memory inside each 32x32 tile, a warp
+ *     per tile, over runs of pixels in a row, each row joined to the one
+ *     above;
  *  2. border: union-find in global memory across tile borders (Playne and
  *     Hawick 2018: a union hangs the larger root under the smaller with
  *     atomicMin, so every tree is rooted at its smallest raster index);
@@ -51,9 +52,10 @@
 
 #define FULL_WARP 0xffffffffu
 
-/* Pass 1 and 2: 32x32 tiles, a 32x8 block each. */
+/* Pass 1 and 2: 32x32 tiles; pass 1 takes one per warp, LOCAL_WARPS side
+ * by side per block. */
 #define TILE_SIZE 32
-#define LOCAL_ROWS (TILE_SIZE / CIP_BLOCK_Y)
+#define LOCAL_WARPS 4
 
 /* Passes over raster indices: SCAN_CHUNK consecutive indices per block. */
 #define SCAN_THREADS 256
@@ -209,64 +211,49 @@ join_rows (uint32_t * s, const uint32_t * rows, int ly, int lane,
     union_shared (s, here, up + lane + 1);
 }
 
-/* 1. Each tile on its own: parent[] := global index of the smallest pixel
- * of the pixel's region within the tile, or LABEL_BACKGROUND.  Warp w owns
- * the tile rows w, w + 8, ..., each a bit mask; the first pixel of a run
- * is a node, the others stand for it.  The rows are joined as in a merge
- * sort: row pairs, then pairs of pairs, ..., with every path shortened to
- * one step between rounds, so that trees stay shallow. */
+/* 1. Each tile on its own, one warp per tile: parent[] := global index of
+ * the smallest pixel of the pixel's region within the tile, or
+ * LABEL_BACKGROUND.  Each tile row is a bit mask; the first pixel of a run
+ * is a node, the others stand for it.  The warp joins every row to the one
+ * above, top to bottom, with no barrier: unions may run in any order, and
+ * a tile per warp keeps many tiles in flight on each multiprocessor. */
 __global__ void
 local_kernel (LabelArgs p)
 {
-  __shared__ uint32_t s[TILE_SIZE * TILE_SIZE];
-  __shared__ uint32_t rows[TILE_SIZE];
-  int x0 = blockIdx.x * TILE_SIZE, y0 = blockIdx.y * TILE_SIZE;
-  int lane = threadIdx.x, warp = threadIdx.y, x = x0 + lane;
+  __shared__ uint32_t forests[LOCAL_WARPS][TILE_SIZE * TILE_SIZE];
+  __shared__ uint32_t row_masks[LOCAL_WARPS][TILE_SIZE];
+  int lane = threadIdx.x, warp = threadIdx.y;
+  int x0 = (blockIdx.x * LOCAL_WARPS + warp) * TILE_SIZE;
+  int y0 = blockIdx.y * TILE_SIZE, x = x0 + lane;
+  uint32_t *s = forests[warp], *rows = row_masks[warp];
   bool eight = p.connectivity == 8;
 
-  if (x0 >= p.width || y0 >= p.height)
+  /* Whole warps leave: the warps of a block never wait for each other. */
+  if (x0 >= p.width)
     return;
 
-  for (int k = 0; k < LOCAL_ROWS; k++) {
-    int ly = warp + k * CIP_BLOCK_Y, y = y0 + ly;
-    bool fg = x < p.width && y < p.height &&
-        p.mask[(size_t) y * p.mask_stride + x] != 0;
-    uint32_t row = __ballot_sync (FULL_WARP, fg);
+  /* All the tile's loads in flight at once. */
+  bool fg[TILE_SIZE];
+#pragma unroll
+  for (int ly = 0; ly < TILE_SIZE; ly++)
+    fg[ly] = x < p.width && y0 + ly < p.height &&
+        p.mask[(size_t) (y0 + ly) * p.mask_stride + x] != 0;
+#pragma unroll
+  for (int ly = 0; ly < TILE_SIZE; ly++) {
+    uint32_t row = __ballot_sync (FULL_WARP, fg[ly]);
 
     s[ly * TILE_SIZE + lane] = ly * TILE_SIZE + lane;
     if (lane == 0)
       rows[ly] = row;
   }
-  __syncthreads ();
+  __syncwarp ();
 
-  for (int half = 1; half < TILE_SIZE; half *= 2) {
-    /* Rows ly = half mod 2 * half begin the lower half of a group. */
-    for (int ly = half + warp * 2 * half; ly < TILE_SIZE;
-        ly += CIP_BLOCK_Y * 2 * half)
-      join_rows (s, rows, ly, lane, eight);
-    __syncthreads ();
-    if (2 * half == TILE_SIZE)
-      break;
+  for (int ly = 1; ly < TILE_SIZE; ly++)
+    join_rows (s, rows, ly, lane, eight);
+  __syncwarp ();
 
-    /* No union runs now: each node may point straight at its root.  All
-     * roots are found before any parent is rewritten, so that no find
-     * reads a word another thread is writing. */
-    uint32_t roots[LOCAL_ROWS];
-
-    for (int k = 0; k < LOCAL_ROWS; k++) {
-      int ly = warp + k * CIP_BLOCK_Y;
-      uint32_t row = rows[ly], l = ly * TILE_SIZE + lane;
-
-      roots[k] = row & ~(row << 1) & (1u << lane) ? find_shared (s, l) : l;
-    }
-    __syncthreads ();
-    for (int k = 0; k < LOCAL_ROWS; k++)
-      s[(warp + k * CIP_BLOCK_Y) * TILE_SIZE + lane] = roots[k];
-    __syncthreads ();
-  }
-
-  for (int k = 0; k < LOCAL_ROWS; k++) {
-    int ly = warp + k * CIP_BLOCK_Y, y = y0 + ly;
+  for (int ly = 0; ly < TILE_SIZE; ly++) {
+    int y = y0 + ly;
     uint32_t row = rows[ly], bit = 1u << lane, root = 0;
     int first = row & bit ? run_start (row, lane) : lane;
 
@@ -787,7 +774,8 @@ cip_label (const CipImage * mask, const CipImage * intensity,
 
   tiles = dim3 (CIP_DIV_UP (p.width, TILE_SIZE),
       CIP_DIV_UP (p.height, TILE_SIZE));
-  local_kernel <<<tiles, cip_block_2d (), 0, s >>> (p);
+  local_kernel <<<dim3 (CIP_DIV_UP (tiles.x, LOCAL_WARPS), tiles.y),
+      dim3 (32, LOCAL_WARPS), 0, s >>> (p);
   CIP_CUDA_TRY_LAUNCH (stream, "label local kernel");
   border_kernel <<<tiles, 2 * TILE_SIZE, 0, s >>> (p);
   CIP_CUDA_TRY_LAUNCH (stream, "label border kernel");
