@@ -627,69 +627,74 @@ stats_kernel (LabelArgs p, bool paint)
           right[s], bottom[s], sum_x[s], sum_y[s], sum_intensity[s]);
 }
 
-/* 7. Regions kept by min_area, counted per block. */
+/* 7. Regions kept by min_area, counted per chunk of REGION_THREADS. */
 __global__ void
-keep_count_kernel (LabelArgs p)
+keep_count_kernel (LabelArgs p, uint32_t n_chunks)
 {
-  uint32_t r = blockIdx.x * REGION_THREADS + threadIdx.x;
-  bool keep = r < p.counters[0] && p.regions[r].area >= p.min_area;
-  uint32_t kept = __syncthreads_count (keep);
+  for (uint32_t chunk = blockIdx.x; chunk < n_chunks; chunk += gridDim.x) {
+    uint32_t r = chunk * REGION_THREADS + threadIdx.x;
+    bool keep = r < p.counters[0] && p.regions[r].area >= p.min_area;
+    uint32_t kept = __syncthreads_count (keep);
 
-  if (threadIdx.x == 0)
-    p.region_offsets[blockIdx.x] = kept;
+    if (threadIdx.x == 0)
+      p.region_offsets[chunk] = kept;
+  }
 }
 
-/* 8. Final ids, and the table: the block's kept regions have consecutive
- * ids, so they are gathered in shared memory and written out as
- * consecutive 8-byte words. */
+/* 8. Final ids, and the table: the kept regions of a chunk of
+ * REGION_THREADS have consecutive ids, so they are gathered in shared
+ * memory and written out as consecutive 8-byte words.  A grid sized for
+ * the device strides over the chunks that hold regions. */
 __global__ void
 finalize_kernel (LabelArgs p)
 {
   __shared__ CipRegion staged[REGION_THREADS];
   __shared__ uint32_t warp_counts[SCAN_WARPS];
   uint32_t n = p.counters[0];
-  uint32_t r = blockIdx.x * REGION_THREADS + threadIdx.x;
-  uint32_t first, rank, kept;
-  bool keep;
 
   if (blockIdx.x == 0 && threadIdx.x == 0)
     *p.count = p.filter ? p.counters[1] : n;
-  if (blockIdx.x * REGION_THREADS >= n)
-    return;
 
-  keep = r < n && (!p.filter || p.regions[r].area >= p.min_area);
-  first = p.filter ? p.region_offsets[blockIdx.x] :
-      blockIdx.x * REGION_THREADS;
-  rank = block_rank (keep, warp_counts, &kept);
+  for (uint32_t chunk = blockIdx.x; chunk * REGION_THREADS < n;
+      chunk += gridDim.x) {
+    uint32_t r = chunk * REGION_THREADS + threadIdx.x;
+    uint32_t first, rank, kept;
+    bool keep = r < n && (!p.filter || p.regions[r].area >= p.min_area);
 
-  if (r < n) {
-    LabelAccum a = p.regions[r];
+    first = p.filter ? p.region_offsets[chunk] : chunk * REGION_THREADS;
+    rank = block_rank (keep, warp_counts, &kept);
 
-    p.regions[r].final_id = keep ? first + rank + 1 : 0;
-    if (keep) {
-      CipRegion *out = &staged[rank];
+    if (r < n) {
+      LabelAccum a = p.regions[r];
 
-      out->label = first + rank + 1;
-      out->area = a.area;
-      out->left = a.left;
-      out->top = a.root / p.width;
-      out->width = a.right - a.left + 1;
-      out->height = a.bottom - out->top + 1;
-      out->sum_x = a.sum_x;
-      out->sum_y = a.sum_y;
-      out->sum_intensity = a.sum_intensity;
+      p.regions[r].final_id = keep ? first + rank + 1 : 0;
+      if (keep) {
+        CipRegion *out = &staged[rank];
+
+        out->label = first + rank + 1;
+        out->area = a.area;
+        out->left = a.left;
+        out->top = a.root / p.width;
+        out->width = a.right - a.left + 1;
+        out->height = a.bottom - out->top + 1;
+        out->sum_x = a.sum_x;
+        out->sum_y = a.sum_y;
+        out->sum_intensity = a.sum_intensity;
+      }
     }
-  }
-  __syncthreads ();
+    __syncthreads ();
 
-  if (first < p.capacity) {
-    uint32_t words = min (kept, p.capacity - first) *
-        (uint32_t) (sizeof (CipRegion) / sizeof (uint64_t));
-    const uint64_t *from = (const uint64_t *) staged;
-    uint64_t *to = (uint64_t *) (p.table + first);
+    if (first < p.capacity) {
+      uint32_t words = min (kept, p.capacity - first) *
+          (uint32_t) (sizeof (CipRegion) / sizeof (uint64_t));
+      const uint64_t *from = (const uint64_t *) staged;
+      uint64_t *to = (uint64_t *) (p.table + first);
 
-    for (uint32_t w = threadIdx.x; w < words; w += REGION_THREADS)
-      to[w] = from[w];
+      for (uint32_t w = threadIdx.x; w < words; w += REGION_THREADS)
+        to[w] = from[w];
+    }
+    /* staged is filled again for the next chunk. */
+    __syncthreads ();
   }
 }
 
@@ -715,7 +720,7 @@ cip_label (const CipImage * mask, const CipImage * intensity,
 {
   LabelArgs p;
   CipStatus status;
-  uint32_t n_pixel_blocks, n_region_blocks, max_regions;
+  uint32_t n_pixel_blocks, n_region_blocks, region_grid, max_regions;
   void *parent, *offsets, *regions, *counters;
   dim3 tiles;
   cudaStream_t s;
@@ -736,6 +741,11 @@ cip_label (const CipImage * mask, const CipImage * intensity,
   n_pixel_blocks = CIP_DIV_UP (p.n_pixels, SCAN_CHUNK);
   n_region_blocks = CIP_DIV_UP (cip_label_max_regions (p.width, p.height,
           p.connectivity), REGION_THREADS);
+  /* The region count is known only on the device: enough blocks to fill
+   * it, striding over the chunks, rather than one per possible chunk. */
+  region_grid = (uint32_t) stream->sm_count * 8;
+  if (region_grid > n_region_blocks)
+    region_grid = n_region_blocks;
 
   /* Sized by the image alone: the 4-connected bound is the larger. */
   max_regions = cip_label_max_regions (p.width, p.height, 4);
@@ -791,13 +801,14 @@ cip_label (const CipImage * mask, const CipImage * intensity,
       dst != NULL && !p.filter);
   CIP_CUDA_TRY_LAUNCH (stream, "label stats kernel");
   if (p.filter) {
-    keep_count_kernel <<<n_region_blocks, REGION_THREADS, 0, s >>> (p);
+    keep_count_kernel <<<region_grid, REGION_THREADS, 0, s >>> (p,
+        n_region_blocks);
     CIP_CUDA_TRY_LAUNCH (stream, "label keep count kernel");
     offsets_kernel <<<1, OFFSETS_THREADS, 0, s >>> (p.region_offsets,
         n_region_blocks, &p.counters[1]);
     CIP_CUDA_TRY_LAUNCH (stream, "label region offsets kernel");
   }
-  finalize_kernel <<<n_region_blocks, REGION_THREADS, 0, s >>> (p);
+  finalize_kernel <<<region_grid, REGION_THREADS, 0, s >>> (p);
   CIP_CUDA_TRY_LAUNCH (stream, "label finalize kernel");
   if (dst && p.filter) {
     paint_kernel <<<dim3 (CIP_DIV_UP (p.width, CIP_BLOCK_X),
