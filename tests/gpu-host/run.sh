@@ -27,7 +27,7 @@
 # (where logs and summary.md go: $OUT when set, else $BUILD/gpu-host-results),
 # SANITIZER_BUDGET (seconds one sanitizer call may spend, 540 by default:
 # what does not fit is reported as not run), SANITIZER_TIMEOUT (seconds per
-# binary, 300).  Exit status: non-zero when a step failed.
+# run, 300), SANITIZER_JOBS (runs at once, 1).  Exit status: non-zero when a step failed.
 
 set -u
 cd "$(dirname "$0")/../.."
@@ -84,75 +84,122 @@ run_step () {
   esac
 }
 
+# One compute-sanitizer run, as a row of the table:
+#   sanitize_one TOOL NAME "VAR=VALUE ..." COMMAND...
+# The time limit is what is left of the budget, at most SANITIZER_TIMEOUT.
+sanitize_one () {
+  local tool=$1 name=$2 vars=$3 log rc errors now limit extra=() registry
+  shift 3
+  registry=$RESULTS/registry-sanitizer-$BASHPID.bin
+  log=$RESULTS/sanitizer-$tool-$(echo "$name" | tr '/:' '__').log
+  now=$(date +%s)
+  limit=$(( SANITIZER_DEADLINE - now ))
+  [ "$limit" -gt "${SANITIZER_TIMEOUT:-300}" ] && limit=${SANITIZER_TIMEOUT:-300}
+  if [ "$limit" -lt 10 ]; then
+    echo "| $tool | $name | - | not run (budget spent) |"
+    return
+  fi
+  case $tool in
+    memcheck) extra=(--leak-check full) ;;
+    racecheck) extra=(--racecheck-report hazard) ;;
+  esac
+  # gst-check runs each test in a fork: not under the sanitizer.
+  # shellcheck disable=SC2086
+  env CIP_TEST_BACKEND=cuda CK_FORK=no GST_REGISTRY_FORK=no \
+    CK_DEFAULT_TIMEOUT=600 \
+    GST_REGISTRY_1_0="$registry" $vars \
+    timeout "$limit" compute-sanitizer --tool "$tool" --error-exitcode 99 \
+    --target-processes all "${extra[@]}" "$@" >"$log" 2>&1
+  rc=$?
+  rm -f "$registry"
+  # The summary's count, or the reports so far when it was cut short.
+  errors=$(grep -hoE 'ERROR SUMMARY: [0-9]+ error' "$log" |
+    grep -oE '[0-9]+' | awk '{ s += $1 } END { print s + 0 }')
+  if ! grep -q 'ERROR SUMMARY' "$log"; then
+    errors=$(grep -cE '^========= (Invalid|Uninitialized|Error|Barrier|Race|Potential|Leaked)' "$log")
+  fi
+  case $rc in
+    0) echo "| $tool | $name | $errors | ok |" ;;
+    77) echo "| $tool | $name | - | skipped (no device) |" ;;
+    124) echo "| $tool | $name | $errors so far | TIMED OUT |" ;;
+    99) echo "| $tool | $name | $errors | ERRORS, see $(basename "$log") |" ;;
+    *) echo "| $tool | $name | $errors | FAILED (exit $rc), see $(basename "$log") |" ;;
+  esac
+}
+
+# sanitizer [TOOL...] [-- GROUP...]: a run per tool and test case (GLib
+# test paths of the kernel tests, test functions of the element tests),
+# SANITIZER_JOBS of them at once.
 sanitizer () {
-  local tools=() groups=() budget=${SANITIZER_BUDGET:-540}
-  local per_binary=${SANITIZER_TIMEOUT:-300} deadline tool group
+  local tools=() groups=() tool group b path fn jobs rows
   while [ $# -gt 0 ] && [ "$1" != "--" ]; do tools+=("$1"); shift; done
   [ $# -gt 0 ] && shift
   groups=("$@")
   [ ${#tools[@]} -eq 0 ] && tools=(memcheck racecheck initcheck synccheck)
-  [ ${#groups[@]} -eq 0 ] && groups=(elements pipelines kernels)
-  deadline=$(( $(date +%s) + budget ))
+  [ ${#groups[@]} -eq 0 ] && groups=(kernels pipelines elements)
+  export SANITIZER_DEADLINE=$(( $(date +%s) + ${SANITIZER_BUDGET:-540} ))
+  export RESULTS SANITIZER_TIMEOUT
+  export -f sanitize_one
+
+  # Jobs, one per line: TOOL<tab>NAME<tab>VARS<tab>COMMAND.
+  jobs=$RESULTS/sanitizer-jobs.txt
+  : >"$jobs"
+  add_cases () {
+    # add_cases BINARY: its cases, each under every tool.
+    local b=$1 name
+    name=$(basename "$b")
+    case $name in
+      test-kernels*)
+        for path in $("$b" -l 2>/dev/null | grep '^/'); do
+          for tool in "${tools[@]}"; do
+            printf '%s\t%s\t\t%s -p %s\n' "$tool" "$name$path" "$b" "$path"
+          done
+        done ;;
+      test-*)
+        for fn in $(grep -oE 'GST_START_TEST \([a-z_0-9]+' \
+            "$SRC/tests/elements/${name#test-}.c" | sed 's/.*(//'); do
+          for tool in "${tools[@]}"; do
+            printf '%s\t%s\t%s\t%s\n' "$tool" "$name:$fn" "GST_CHECKS=$fn" "$b"
+          done
+        done ;;
+    esac >>"$jobs"
+  }
+  for group in "${groups[@]}"; do
+    case $group in
+      kernels)
+        for b in "$BUILD"/tests/test-kernels "$BUILD"/tests/test-kernels-*; do
+          [ -x "$b" ] && [ -f "$b" ] && add_cases "$b"
+        done ;;
+      elements)
+        for b in "$BUILD"/tests/test-cuda*; do
+          [ -x "$b" ] && [ -f "$b" ] && add_cases "$b"
+        done ;;
+      pipelines)
+        for tool in "${tools[@]}"; do
+          printf '%s\t%s\t\t%s\n' "$tool" test-gpu-parallel \
+            "$BIN/test-gpu-parallel --pipelines 4 --frames 8" >>"$jobs"
+        done ;;
+      test-*)
+        add_cases "$BUILD/tests/$group" ;;
+    esac
+  done
 
   note ""
   note "## compute-sanitizer ($(compute-sanitizer --version | tail -1))"
   note ""
-  note "| tool | binary | errors | result |"
+  note "$(wc -l <"$jobs") runs, ${SANITIZER_JOBS:-1} at once, within ${SANITIZER_BUDGET:-540} s"
+  note ""
+  note "| tool | test | errors | result |"
   note "|---|---|---|---|"
-  for tool in "${tools[@]}"; do
-    local extra=()
-    case $tool in
-      memcheck) extra=(--leak-check full) ;;
-      racecheck) extra=(--racecheck-report hazard) ;;
-    esac
-    for group in "${groups[@]}"; do
-      local targets=()
-      case $group in
-        kernels)
-          for b in "$BUILD"/tests/test-kernels "$BUILD"/tests/test-kernels-*; do
-            [ -x "$b" ] && [ -f "$b" ] && targets+=("$b")
-          done ;;
-        elements)
-          for b in "$BUILD"/tests/test-cuda*; do
-            [ -x "$b" ] && [ -f "$b" ] && targets+=("$b")
-          done ;;
-        pipelines)
-          targets=("$BIN/test-gpu-parallel --pipelines 4 --frames 8") ;;
-        test-*)
-          targets=("$BUILD/tests/$group") ;;
-      esac
-      for target in "${targets[@]}"; do
-        local name log rc errors now
-        name=$(basename "${target%% *}")
-        log=$RESULTS/sanitizer-$tool-$name.log
-        now=$(date +%s)
-        if [ "$now" -ge "$deadline" ]; then
-          note "| $tool | $name | - | not run (budget spent) |"
-          continue
-        fi
-        # gst-check runs each test in a fork: not under the sanitizer.
-        # shellcheck disable=SC2086
-        CIP_TEST_BACKEND=cuda CK_FORK=no GST_REGISTRY_FORK=no \
-          CK_DEFAULT_TIMEOUT=600 \
-          GST_REGISTRY_1_0=$RESULTS/registry-sanitizer.bin \
-          timeout $(( per_binary < deadline - now ? per_binary : deadline - now )) \
-          compute-sanitizer --tool "$tool" --error-exitcode 99 \
-          --target-processes all "${extra[@]}" $target >"$log" 2>&1
-        rc=$?
-        errors=$(grep -hoE '(ERROR SUMMARY: [0-9]+ error|\([0-9]+ errors)' "$log" |
-          grep -oE '[0-9]+' | awk '{ s += $1 } END { print s + 0 }')
-        case $rc in
-          0) note "| $tool | $name | $errors | ok |" ;;
-          77) note "| $tool | $name | - | skipped (no device) |"; STATUS=1 ;;
-          124) note "| $tool | $name | $errors so far | TIMED OUT |"; STATUS=1 ;;
-          99) note "| $tool | $name | $errors | ERRORS, see $(basename "$log") |"
-              STATUS=1 ;;
-          *) note "| $tool | $name | $errors | FAILED (exit $rc), see $(basename "$log") |"
-             STATUS=1 ;;
-        esac
-      done
-    done
-  done
+  rows=$RESULTS/sanitizer-rows.txt
+  # shellcheck disable=SC2016
+  tr '\t' '\037' <"$jobs" | xargs -d '\n' -P "${SANITIZER_JOBS:-1}" -I{} \
+    bash -c 'IFS=$'"'"'\037'"'"' read -r t n v c <<<"$1"; sanitize_one "$t" "$n" "$v" $c' _ {} \
+    >"$rows"
+  sort "$rows" | tee -a "$SUMMARY"
+  grep -qvE '\| ok \|$' "$rows" && STATUS=1
+  note ""
+  note "sanitizer: $(grep -c '| ok |$' "$rows") of $(wc -l <"$rows") runs clean"
 }
 
 step=${1:-all}
