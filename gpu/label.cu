@@ -71,6 +71,10 @@
 #define STATS_SLOTS 512
 #define STATS_SLOT_BITS 9
 #define STATS_PROBES 8
+#define STATS_WARPS (STATS_THREADS / 32)
+#define STATS_SEGMENTS (STATS_TILE_H * (STATS_TILE_W / 32))
+/* Row segments a warp loads at once. */
+#define STATS_BATCH 2
 
 /* Per-region passes: a region per thread. */
 #define REGION_THREADS 256
@@ -328,31 +332,42 @@ border_kernel (LabelArgs p)
 
 /* 3. parent[i] := root of i; pixel_offsets[block] := roots in the block's
  * SCAN_CHUNK indices.  Concurrent shortcuts only ever replace a parent by
- * one of its ancestors, so every path still ends at the root. */
+ * one of its ancestors, so every path still ends at the root.  A thread's
+ * SCAN_ITEMS parents, and then their parents, are loaded together: most
+ * paths are one or two steps long. */
 __global__ void
 compress_kernel (LabelArgs p)
 {
   uint32_t base = blockIdx.x * SCAN_CHUNK, roots = 0;
+  uint32_t first[SCAN_ITEMS], up[SCAN_ITEMS];
 
   if (base >= p.n_pixels)
     return;
 
+#pragma unroll
+  for (int k = 0; k < SCAN_ITEMS; k++) {
+    uint32_t i = base + k * SCAN_THREADS + threadIdx.x;
+
+    first[k] = i < p.n_pixels ? p.parent[i] : LABEL_BACKGROUND;
+  }
+#pragma unroll
+  for (int k = 0; k < SCAN_ITEMS; k++)
+    up[k] = first[k] != LABEL_BACKGROUND ? p.parent[first[k]] : first[k];
+#pragma unroll
   for (int k = 0; k < SCAN_ITEMS; k++) {
     uint32_t i = base + k * SCAN_THREADS + threadIdx.x;
     bool is_root = false;
 
-    if (i < p.n_pixels) {
-      uint32_t first = p.parent[i];
+    if (first[k] != LABEL_BACKGROUND) {
+      uint32_t r = first[k], q = up[k];
 
-      if (first != LABEL_BACKGROUND) {
-        uint32_t r = first, q;
-
-        while ((q = p.parent[r]) != r)
-          r = q;
-        if (r != first)
-          p.parent[i] = r;
-        is_root = r == i;
+      while (q != r) {
+        r = q;
+        q = p.parent[r];
       }
+      if (r != first[k])
+        p.parent[i] = r;
+      is_root = r == i;
     }
     roots += __syncthreads_count (is_root);
   }
@@ -446,16 +461,23 @@ number_kernel (LabelArgs p)
   __shared__ uint32_t warp_counts[SCAN_WARPS];
   uint32_t base = blockIdx.x * SCAN_CHUNK;
   uint32_t next = p.pixel_offsets[blockIdx.x] + 1;
+  bool is_root[SCAN_ITEMS];
 
   if (base >= p.n_pixels)
     return;
 
+#pragma unroll
+  for (int k = 0; k < SCAN_ITEMS; k++) {
+    uint32_t i = base + k * SCAN_THREADS + threadIdx.x;
+
+    is_root[k] = i < p.n_pixels && p.parent[i] == i;
+  }
+#pragma unroll
   for (int k = 0; k < SCAN_ITEMS; k++) {
     uint32_t i = base + k * SCAN_THREADS + threadIdx.x, chunk_roots;
-    bool is_root = i < p.n_pixels && p.parent[i] == i;
-    uint32_t id = next + block_rank (is_root, warp_counts, &chunk_roots);
+    uint32_t id = next + block_rank (is_root[k], warp_counts, &chunk_roots);
 
-    if (is_root) {
+    if (is_root[k]) {
       LabelAccum *r = &p.regions[id - 1];
 
       p.parent[i] = id | LABEL_ID_FLAG;
@@ -574,50 +596,79 @@ stats_kernel (LabelArgs p, bool paint)
   }
   __syncthreads ();
 
-  for (int seg = warp; seg < STATS_TILE_H * (STATS_TILE_W / 32);
-      seg += STATS_THREADS / 32) {
-    int y = y0 + seg / (STATS_TILE_W / 32);
-    int xb = x0 + (seg % (STATS_TILE_W / 32)) * 32, x = xb + lane;
-    uint32_t id = 0, value = 0, peers, n, slot;
-    bool in_image = x < p.width && y < p.height;
+  for (int batch = warp; batch < STATS_SEGMENTS;
+      batch += STATS_BATCH * STATS_WARPS) {
+    uint32_t ids[STATS_BATCH], values[STATS_BATCH];
 
-    if (in_image) {
-      id = pixel_id (p.parent, (uint32_t) y * p.width + x);
-      if (id)
-        value = p.intensity[(size_t) y * p.intensity_stride + x];
-      if (paint)
+    /* The batch's loads all in flight: parents, then the parents' ids,
+     * then intensities. */
+#pragma unroll
+    for (int b = 0; b < STATS_BATCH; b++) {
+      int seg = batch + b * STATS_WARPS;
+      int y = y0 + seg / (STATS_TILE_W / 32);
+      int x = x0 + (seg % (STATS_TILE_W / 32)) * 32 + lane;
+
+      ids[b] = x < p.width && y < p.height ?
+          p.parent[(uint32_t) y * p.width + x] : LABEL_BACKGROUND;
+    }
+#pragma unroll
+    for (int b = 0; b < STATS_BATCH; b++) {
+      if (ids[b] == LABEL_BACKGROUND)
+        ids[b] = 0;
+      else if (!(ids[b] & LABEL_ID_FLAG))
+        ids[b] = p.parent[ids[b]];
+    }
+#pragma unroll
+    for (int b = 0; b < STATS_BATCH; b++) {
+      int seg = batch + b * STATS_WARPS;
+      int y = y0 + seg / (STATS_TILE_W / 32);
+      int x = x0 + (seg % (STATS_TILE_W / 32)) * 32 + lane;
+
+      ids[b] &= ~LABEL_ID_FLAG;
+      values[b] = ids[b] ?
+          p.intensity[(size_t) y * p.intensity_stride + x] : 0;
+    }
+
+#pragma unroll
+    for (int b = 0; b < STATS_BATCH; b++) {
+      int seg = batch + b * STATS_WARPS;
+      int y = y0 + seg / (STATS_TILE_W / 32);
+      int xb = x0 + (seg % (STATS_TILE_W / 32)) * 32, x = xb + lane;
+      uint32_t id = ids[b], value = values[b], peers, n, slot;
+
+      if (paint && x < p.width && y < p.height)
         paint_pixel (p, x, y, id);
-    }
 
-    peers = __match_any_sync (FULL_WARP, id);
-    value = peer_byte_sum (peers, value);
-    if (id == 0 || lane != __ffs (peers) - 1)
-      continue;
+      peers = __match_any_sync (FULL_WARP, id);
+      value = peer_byte_sum (peers, value);
+      if (id == 0 || lane != __ffs (peers) - 1)
+        continue;
 
-    n = __popc (peers);
-    slot = (id * 2654435761u) >> (32 - STATS_SLOT_BITS);
-    for (int probe = 0; probe < STATS_PROBES; probe++) {
-      uint32_t k = atomicCAS (&keys[slot], 0u, id);
+      n = __popc (peers);
+      slot = (id * 2654435761u) >> (32 - STATS_SLOT_BITS);
+      for (int probe = 0; probe < STATS_PROBES; probe++) {
+        uint32_t k = atomicCAS (&keys[slot], 0u, id);
 
-      if (k == 0 || k == id)
-        break;
-      slot = (slot + 1) % STATS_SLOTS;
+        if (k == 0 || k == id)
+          break;
+        slot = (slot + 1) % STATS_SLOTS;
+      }
+      if (keys[slot] != id) {
+        /* The tile holds too many regions: straight to global memory. */
+        accumulate_global (&p.regions[id - 1], n, x, xb + 31 - __clz (peers),
+            y, (unsigned long long) n * xb + peer_lane_sum (peers),
+            (unsigned long long) n * y, value);
+        continue;
+      }
+      atomicAdd (&area[slot], n);
+      atomicMin (&left[slot], (uint32_t) x);
+      atomicMax (&right[slot], (uint32_t) (xb + 31 - __clz (peers)));
+      atomicMax (&bottom[slot], (uint32_t) y);
+      atomicAdd (&sum_x[slot],
+          (unsigned long long) n * xb + peer_lane_sum (peers));
+      atomicAdd (&sum_y[slot], (unsigned long long) n * y);
+      atomicAdd (&sum_intensity[slot], (unsigned long long) value);
     }
-    if (keys[slot] != id) {
-      /* The tile holds too many regions: straight to global memory. */
-      accumulate_global (&p.regions[id - 1], n, x, xb + 31 - __clz (peers),
-          y, (unsigned long long) n * xb + peer_lane_sum (peers),
-          (unsigned long long) n * y, value);
-      continue;
-    }
-    atomicAdd (&area[slot], n);
-    atomicMin (&left[slot], (uint32_t) x);
-    atomicMax (&right[slot], (uint32_t) (xb + 31 - __clz (peers)));
-    atomicMax (&bottom[slot], (uint32_t) y);
-    atomicAdd (&sum_x[slot],
-        (unsigned long long) n * xb + peer_lane_sum (peers));
-    atomicAdd (&sum_y[slot], (unsigned long long) n * y);
-    atomicAdd (&sum_intensity[slot], (unsigned long long) value);
   }
   __syncthreads ();
 
