@@ -106,6 +106,7 @@ struct LabelArgs
   bool filter;
   uint32_t *parent;
   uint32_t *pixel_offsets;      /* a word per SCAN_CHUNK pixels */
+  uint32_t *root_bits;          /* a bit per pixel: it is a root */
   uint32_t *region_offsets;     /* a word per REGION_THREADS regions */
   LabelAccum *regions;
   uint32_t *counters;           /* [0]: regions, [1]: regions kept */
@@ -331,14 +332,14 @@ border_kernel (LabelArgs p)
 }
 
 /* 3. parent[i] := root of i; pixel_offsets[block] := roots in the block's
- * SCAN_CHUNK indices.  Concurrent shortcuts only ever replace a parent by
+ * SCAN_CHUNK indices, root_bits := which pixels are roots.  Concurrent shortcuts only ever replace a parent by
  * one of its ancestors, so every path still ends at the root.  A thread's
  * SCAN_ITEMS parents, and then their parents, are loaded together: most
  * paths are one or two steps long. */
 __global__ void
 compress_kernel (LabelArgs p)
 {
-  uint32_t base = blockIdx.x * SCAN_CHUNK, roots = 0;
+  uint32_t base = blockIdx.x * SCAN_CHUNK, roots = 0, root_word;
   uint32_t first[SCAN_ITEMS], up[SCAN_ITEMS];
 
   if (base >= p.n_pixels)
@@ -369,6 +370,10 @@ compress_kernel (LabelArgs p)
         p.parent[i] = r;
       is_root = r == i;
     }
+    /* A warp's 32 consecutive pixels: one word of root_bits. */
+    root_word = __ballot_sync (FULL_WARP, is_root);
+    if ((threadIdx.x & 31) == 0 && base + k * SCAN_THREADS < p.n_pixels)
+      p.root_bits[(base + k * SCAN_THREADS + threadIdx.x) / 32] = root_word;
     roots += __syncthreads_count (is_root);
   }
   if (threadIdx.x == 0)
@@ -466,11 +471,12 @@ number_kernel (LabelArgs p)
   if (base >= p.n_pixels)
     return;
 
+  /* A word of root_bits per warp and item, not a parent per pixel. */
 #pragma unroll
   for (int k = 0; k < SCAN_ITEMS; k++) {
     uint32_t i = base + k * SCAN_THREADS + threadIdx.x;
 
-    is_root[k] = i < p.n_pixels && p.parent[i] == i;
+    is_root[k] = i < p.n_pixels && (p.root_bits[i / 32] >> (i & 31) & 1);
   }
 #pragma unroll
   for (int k = 0; k < SCAN_ITEMS; k++) {
@@ -805,7 +811,8 @@ cip_label (const CipImage * mask, const CipImage * intensity,
   if (status == CIP_OK)
     status = cip_cuda_scratch (stream, CIP_SCRATCH_LABEL_IDS,
         (n_pixel_blocks + (size_t) CIP_DIV_UP (max_regions,
-                REGION_THREADS)) * sizeof (uint32_t), &offsets);
+                REGION_THREADS) + CIP_DIV_UP (p.n_pixels, 32)) *
+        sizeof (uint32_t), &offsets);
   if (status == CIP_OK)
     status = cip_cuda_scratch (stream, CIP_SCRATCH_LABEL_REGIONS,
         (size_t) max_regions * sizeof (LabelAccum), &regions);
@@ -827,6 +834,7 @@ cip_label (const CipImage * mask, const CipImage * intensity,
   p.parent = (uint32_t *) parent;
   p.pixel_offsets = (uint32_t *) offsets;
   p.region_offsets = p.pixel_offsets + n_pixel_blocks;
+  p.root_bits = p.region_offsets + CIP_DIV_UP (max_regions, REGION_THREADS);
   p.regions = (LabelAccum *) regions;
   p.counters = (uint32_t *) counters;
   p.table = table->regions;
