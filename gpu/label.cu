@@ -332,10 +332,11 @@ border_kernel (LabelArgs p)
 }
 
 /* 3. parent[i] := root of i; pixel_offsets[block] := roots in the block's
- * SCAN_CHUNK indices, root_bits := which pixels are roots.  Concurrent shortcuts only ever replace a parent by
- * one of its ancestors, so every path still ends at the root.  A thread's
- * SCAN_ITEMS parents, and then their parents, are loaded together: most
- * paths are one or two steps long. */
+ * SCAN_CHUNK indices; root_bits := which pixels are roots.  Concurrent
+ * shortcuts only ever replace a parent by one of its ancestors, so every
+ * path still ends at the root.  A thread's SCAN_ITEMS parents, and then
+ * their parents, are loaded together: most paths are one or two steps
+ * long. */
 __global__ void
 compress_kernel (LabelArgs p)
 {
@@ -372,8 +373,8 @@ compress_kernel (LabelArgs p)
     }
     /* A warp's 32 consecutive pixels: one word of root_bits. */
     root_word = __ballot_sync (FULL_WARP, is_root);
-    if ((threadIdx.x & 31) == 0 && base + k * SCAN_THREADS < p.n_pixels)
-      p.root_bits[(base + k * SCAN_THREADS + threadIdx.x) / 32] = root_word;
+    if ((threadIdx.x & 31) == 0 && i < p.n_pixels)
+      p.root_bits[i / 32] = root_word;
     roots += __syncthreads_count (is_root);
   }
   if (threadIdx.x == 0)
@@ -834,6 +835,7 @@ cip_label (const CipImage * mask, const CipImage * intensity,
   p.parent = (uint32_t *) parent;
   p.pixel_offsets = (uint32_t *) offsets;
   p.region_offsets = p.pixel_offsets + n_pixel_blocks;
+  /* Last in the offsets scratch, ceil (n_pixels / 32) words. */
   p.root_bits = p.region_offsets + CIP_DIV_UP (max_regions, REGION_THREADS);
   p.regions = (LabelAccum *) regions;
   p.counters = (uint32_t *) counters;
