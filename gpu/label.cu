@@ -55,7 +55,9 @@
 /* Pass 1 and 2: 32x32 tiles; pass 1 takes one per warp, LOCAL_WARPS side
  * by side per block. */
 #define TILE_SIZE 32
+#ifndef LOCAL_WARPS
 #define LOCAL_WARPS 4
+#endif
 
 /* Passes over raster indices: SCAN_CHUNK consecutive indices per block. */
 #define SCAN_THREADS 256
@@ -74,7 +76,9 @@
 #define STATS_WARPS (STATS_THREADS / 32)
 #define STATS_SEGMENTS (STATS_TILE_H * (STATS_TILE_W / 32))
 /* Row segments a warp loads at once. */
+#ifndef STATS_BATCH
 #define STATS_BATCH 2
+#endif
 
 /* Per-region passes: a region per thread. */
 #define REGION_THREADS 256
