@@ -58,6 +58,9 @@
 #ifndef LOCAL_WARPS
 #define LOCAL_WARPS 4
 #endif
+#ifndef LOCAL_QUEUE
+#define LOCAL_QUEUE 0
+#endif
 
 /* Passes over raster indices: SCAN_CHUNK consecutive indices per block. */
 #define SCAN_THREADS 256
@@ -220,6 +223,62 @@ join_rows (uint32_t * s, const uint32_t * rows, int ly, int lane,
     union_shared (s, here, up + lane + 1);
 }
 
+#if LOCAL_QUEUE
+/* Pairs of nodes to unite, gathered row after row into a queue so that
+ * every lane takes an equal share of them rather than the ones in its
+ * column.  A row adds at most 31 (one per pair of touching runs). */
+#define QUEUE_FLUSH 256
+#define QUEUE_SIZE (QUEUE_FLUSH + TILE_SIZE)
+
+__device__ __forceinline__ void
+queue_pair (uint32_t * queue, uint32_t * count, bool site, uint32_t here,
+    uint32_t other, int lane)
+{
+  uint32_t sites = __ballot_sync (FULL_WARP, site);
+
+  if (site)
+    queue[*count + __popc (sites & ((1u << lane) - 1))] = here << 16 | other;
+  *count += __popc (sites);
+}
+
+/* join_rows for every row of the tile, the unions taken from the queue. */
+__device__ void
+join_tile_queued (uint32_t * s, const uint32_t * rows, uint32_t * queue,
+    int lane, bool eight)
+{
+  uint32_t count = 0, bit = 1u << lane;
+
+  for (int ly = 1; ly < TILE_SIZE; ly++) {
+    uint32_t cur = rows[ly], above = rows[ly - 1], overlap = cur & above;
+    uint32_t here = ly * TILE_SIZE, up = (ly - 1) * TILE_SIZE;
+    bool in_run = cur & bit, site;
+
+    if (in_run)
+      here += run_start (cur, lane);
+    site = overlap & ~(overlap << 1) & bit;
+    queue_pair (queue, &count, site, here,
+        site ? up + run_start (above, lane) : 0, lane);
+    if (eight) {
+      site = in_run && (~(cur << 1) & (above << 1) & ~above & bit);
+      queue_pair (queue, &count, site, here,
+          site ? up + run_start (above, lane - 1) : 0, lane);
+      site = in_run && (~(cur >> 1) & (above >> 1) & ~above & bit);
+      queue_pair (queue, &count, site, here, up + lane + 1, lane);
+    }
+    if (count >= QUEUE_FLUSH || ly == TILE_SIZE - 1) {
+      __syncwarp ();
+      for (uint32_t j = lane; j < count; j += 32) {
+        uint32_t e = queue[j];
+
+        union_shared (s, e >> 16, e & 0xffff);
+      }
+      __syncwarp ();
+      count = 0;
+    }
+  }
+}
+#endif
+
 /* 1. Each tile on its own, one warp per tile: parent[] := global index of
  * the smallest pixel of the pixel's region within the tile, or
  * LABEL_BACKGROUND.  Each tile row is a bit mask; the first pixel of a run
@@ -231,6 +290,9 @@ local_kernel (LabelArgs p)
 {
   __shared__ uint32_t forests[LOCAL_WARPS][TILE_SIZE * TILE_SIZE];
   __shared__ uint32_t row_masks[LOCAL_WARPS][TILE_SIZE];
+#if LOCAL_QUEUE
+  __shared__ uint32_t queues[LOCAL_WARPS][QUEUE_SIZE];
+#endif
   int lane = threadIdx.x, warp = threadIdx.y;
   int x0 = (blockIdx.x * LOCAL_WARPS + warp) * TILE_SIZE;
   int y0 = blockIdx.y * TILE_SIZE, x = x0 + lane;
@@ -257,8 +319,12 @@ local_kernel (LabelArgs p)
   }
   __syncwarp ();
 
+#if LOCAL_QUEUE
+  join_tile_queued (s, rows, queues[warp], lane, eight);
+#else
   for (int ly = 1; ly < TILE_SIZE; ly++)
     join_rows (s, rows, ly, lane, eight);
+#endif
   __syncwarp ();
 
   for (int ly = 0; ly < TILE_SIZE; ly++) {
