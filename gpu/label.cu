@@ -226,9 +226,13 @@ join_rows (uint32_t * s, const uint32_t * rows, int ly, int lane,
 #if LOCAL_QUEUE
 /* Pairs of nodes to unite, gathered row after row into a queue so that
  * every lane takes an equal share of them rather than the ones in its
- * column.  A row adds at most 31 (one per pair of touching runs). */
+ * column.  A row adds one per pair of touching runs: the pairs of two
+ * rows form a forest without crossings (two pairs cannot swap order), so
+ * there are at most 16 + 16 - 1 = 31 of them. */
 #define QUEUE_FLUSH 256
 #define QUEUE_SIZE (QUEUE_FLUSH + TILE_SIZE)
+static_assert (QUEUE_SIZE - QUEUE_FLUSH >= TILE_SIZE - 1,
+    "a row's pairs fit after a queue that is not yet flushed");
 
 __device__ __forceinline__ void
 queue_pair (uint32_t * queue, uint32_t * count, bool site, uint32_t here,
