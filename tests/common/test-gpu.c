@@ -15,6 +15,15 @@
 CipStream *cip_test_stream;
 
 gboolean
+cip_test_size_skipped (int width, int height)
+{
+  const gchar *max = g_getenv ("CIP_TEST_MAX_PIXELS");
+
+  return max != NULL && (gint64) width *height > g_ascii_strtoll (max, NULL,
+      10);
+}
+
+gboolean
 cip_test_gpu_init (void)
 {
   char error[256] = "";

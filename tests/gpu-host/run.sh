@@ -106,7 +106,7 @@ sanitize_one () {
   # gst-check runs each test in a fork: not under the sanitizer.
   # shellcheck disable=SC2086
   env CIP_TEST_BACKEND=cuda CK_FORK=no GST_REGISTRY_FORK=no \
-    CK_DEFAULT_TIMEOUT=600 \
+    CK_DEFAULT_TIMEOUT=600 CIP_TEST_MAX_PIXELS=1000000 \
     GST_REGISTRY_1_0="$registry" $vars \
     timeout "$limit" compute-sanitizer --tool "$tool" --error-exitcode 99 \
     --target-processes all "${extra[@]}" "$@" >"$log" 2>&1
@@ -129,13 +129,22 @@ sanitize_one () {
 
 # sanitizer [TOOL...] [-- GROUP...]: a run per tool and test case (GLib
 # test paths of the kernel tests, test functions of the element tests),
-# SANITIZER_JOBS of them at once.
+# SANITIZER_JOBS of them at once; images over a megapixel are left out of
+# the kernel tests (CIP_TEST_MAX_PIXELS).
 sanitizer () {
-  local tools=() groups=() tool group b path fn jobs rows
+  local tools=() element_tools=() groups=() tool group b path fn jobs rows
   while [ $# -gt 0 ] && [ "$1" != "--" ]; do tools+=("$1"); shift; done
   [ $# -gt 0 ] && shift
   groups=("$@")
-  [ ${#tools[@]} -eq 0 ] && tools=(memcheck racecheck initcheck synccheck)
+  # racecheck and synccheck look at shared memory and barriers, which the
+  # kernel tests cover; the element tests add host paths: memcheck and
+  # initcheck, unless tools are named.
+  if [ ${#tools[@]} -eq 0 ]; then
+    tools=(memcheck racecheck initcheck synccheck)
+    element_tools=(memcheck initcheck)
+  else
+    element_tools=("${tools[@]}")
+  fi
   [ ${#groups[@]} -eq 0 ] && groups=(kernels pipelines elements)
   export SANITIZER_DEADLINE=$(( $(date +%s) + ${SANITIZER_BUDGET:-540} ))
   export RESULTS SANITIZER_TIMEOUT
@@ -158,7 +167,7 @@ sanitizer () {
       test-*)
         for fn in $(grep -oE 'GST_START_TEST \([a-z_0-9]+' \
             "$SRC/tests/elements/${name#test-}.c" | sed 's/.*(//'); do
-          for tool in "${tools[@]}"; do
+          for tool in "${element_tools[@]}"; do
             printf '%s\t%s\t%s\t%s\n' "$tool" "$name:$fn" "GST_CHECKS=$fn" "$b"
           done
         done ;;

@@ -207,8 +207,11 @@ test_gray_sizes (void)
 
   for (i = 0; i < G_N_ELEMENTS (sizes); i++) {
     int w = sizes[i][0], h = sizes[i][1];
-    CipTestDeviceImage *dst =
-        cip_test_device_image_new (w, h, CIP_FORMAT_GRAY8, NULL, i);
+    CipTestDeviceImage *dst;
+
+    if (cip_test_size_skipped (w, h))
+      continue;
+    dst = cip_test_device_image_new (w, h, CIP_FORMAT_GRAY8, NULL, i);
 
     for (f = 0; f < CIP_N_INPUT_FORMATS; f++) {
       CipTestDeviceImage *src =
@@ -345,11 +348,14 @@ test_histogram_ops_sizes (void)
 
   for (i = 0; i < G_N_ELEMENTS (sizes); i++) {
     int w = sizes[i][0], h = sizes[i][1];
-    CipTestDeviceImage *src =
-        cip_test_device_image_new (w, h, CIP_FORMAT_GRAY8, NULL, 5000 + i);
-    CipTestDeviceImage *dst =
-        cip_test_device_image_new (w, h, CIP_FORMAT_GRAY8, NULL, 6000 + i);
-    guint8 *random = cip_test_copy_bytes (src->host, src->size);
+    CipTestDeviceImage *src, *dst;
+    guint8 *random;
+
+    if (cip_test_size_skipped (w, h))
+      continue;
+    src = cip_test_device_image_new (w, h, CIP_FORMAT_GRAY8, NULL, 5000 + i);
+    dst = cip_test_device_image_new (w, h, CIP_FORMAT_GRAY8, NULL, 6000 + i);
+    random = cip_test_copy_bytes (src->host, src->size);
 
     for (k = 0; k < G_N_ELEMENTS (fills); k++) {
       OpArgs equalize = { OP_EQUALIZE }, otsu = { OP_OTSU };
@@ -497,11 +503,15 @@ test_layouts (void)
 static void
 test_large_gray8 (void)
 {
-  CipTestDeviceImage *src =
-      cip_test_device_image_new (8192, 8192, CIP_FORMAT_GRAY8, NULL, 10000);
-  CipTestDeviceImage *dst =
-      cip_test_device_image_new (8192, 8192, CIP_FORMAT_GRAY8, NULL, 10001);
+  CipTestDeviceImage *src, *dst;
   OpArgs equalize = { OP_EQUALIZE }, otsu = { OP_OTSU };
+
+  if (cip_test_size_skipped (8192, 8192)) {
+    g_test_skip ("larger than CIP_TEST_MAX_PIXELS");
+    return;
+  }
+  src = cip_test_device_image_new (8192, 8192, CIP_FORMAT_GRAY8, NULL, 10000);
+  dst = cip_test_device_image_new (8192, 8192, CIP_FORMAT_GRAY8, NULL, 10001);
 
   buffer_fill (src, FILL_SKEWED, 0, 0);
   cip_test_device_image_upload (src);
@@ -524,11 +534,15 @@ test_large_gray8 (void)
 static void
 test_large_rgba (void)
 {
-  CipTestDeviceImage *src =
-      cip_test_device_image_new (9000, 4637, CIP_FORMAT_RGBA, NULL, 11000);
-  CipTestDeviceImage *dst =
-      cip_test_device_image_new (9000, 4637, CIP_FORMAT_GRAY8, NULL, 11001);
+  CipTestDeviceImage *src, *dst;
   guint m;
+
+  if (cip_test_size_skipped (9000, 4637)) {
+    g_test_skip ("larger than CIP_TEST_MAX_PIXELS");
+    return;
+  }
+  src = cip_test_device_image_new (9000, 4637, CIP_FORMAT_RGBA, NULL, 11000);
+  dst = cip_test_device_image_new (9000, 4637, CIP_FORMAT_GRAY8, NULL, 11001);
 
   cip_test_device_image_upload (src);
   for (m = 0; m < G_N_ELEMENTS (gray_methods); m++) {
