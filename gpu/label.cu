@@ -61,6 +61,9 @@
 #ifndef LOCAL_QUEUE
 #define LOCAL_QUEUE 0
 #endif
+#ifndef BORDER_QUEUE
+#define BORDER_QUEUE 0
+#endif
 
 /* Passes over raster indices: SCAN_CHUNK consecutive indices per block. */
 #define SCAN_THREADS 256
@@ -347,6 +350,19 @@ local_kernel (LabelArgs p)
   }
 }
 
+#if BORDER_QUEUE
+__device__ __forceinline__ void
+queue_global_pair (uint2 * queue, uint32_t * count, bool site, uint32_t a,
+    uint32_t b, int lane)
+{
+  uint32_t sites = __ballot_sync (FULL_WARP, site);
+
+  if (site)
+    queue[*count + __popc (sites & ((1u << lane) - 1))] = make_uint2 (a, b);
+  *count += __popc (sites);
+}
+#endif
+
 /* 2. Joins across tile borders: warp 0 takes the tile's top row against
  * the row above, warp 1 its left column against the column to the left.
  * Every pair of neighbours in different tiles is one of these (the pair
@@ -385,10 +401,39 @@ border_kernel (LabelArgs p)
   }
   line = __ballot_sync (FULL_WARP, fg);
   facing = __ballot_sync (FULL_WARP, fg_facing);
+  overlap = line & facing;
+#if BORDER_QUEUE
+  {
+    /* The warp's unions, gathered and shared evenly among the lanes: a
+     * line holds at most 31 pairs of touching runs, plus two corners. */
+    __shared__ uint2 queues[2][2 * TILE_SIZE];
+    uint2 *queue = queues[side];
+    uint32_t count = 0;
+
+    queue_global_pair (queue, &count,
+        fg && (overlap & ~(overlap << 1) & bit), i, j, lane);
+    if (p.connectivity == 8) {
+      queue_global_pair (queue, &count,
+          fg && (~(line << 1) & (facing << 1) & ~facing & bit), i,
+          j - along, lane);
+      queue_global_pair (queue, &count,
+          fg && (~(line >> 1) & (facing >> 1) & ~facing & bit), i,
+          j + along, lane);
+      queue_global_pair (queue, &count, fg && side == 0 && lane == 0 &&
+          x0 > 0 && p.parent[j - 1] != LABEL_BACKGROUND, i, j - 1, lane);
+      queue_global_pair (queue, &count, fg && side == 0 &&
+          lane == TILE_SIZE - 1 && x0 + TILE_SIZE < p.width &&
+          p.parent[j + 1] != LABEL_BACKGROUND, i, j + 1, lane);
+    }
+    __syncwarp ();
+    for (uint32_t k = lane; k < count; k += 32)
+      union_global (p.parent, queue[k].x, queue[k].y);
+    return;
+  }
+#endif
   if (!fg)
     return;
 
-  overlap = line & facing;
   if (overlap & ~(overlap << 1) & bit)
     union_global (p.parent, i, j);
   if (p.connectivity != 8)
