@@ -64,6 +64,8 @@
 #ifndef BORDER_QUEUE
 #define BORDER_QUEUE 0
 #endif
+/* Pass 2: a warp for the tile's top row, one for its left column. */
+#define BORDER_WARPS 2
 
 /* Passes over raster indices: SCAN_CHUNK consecutive indices per block. */
 #define SCAN_THREADS 256
@@ -406,7 +408,7 @@ border_kernel (LabelArgs p)
   {
     /* The warp's unions, gathered and shared evenly among the lanes: a
      * line holds at most 31 pairs of touching runs, plus two corners. */
-    __shared__ uint2 queues[2][2 * TILE_SIZE];
+    __shared__ uint2 queues[BORDER_WARPS][2 * TILE_SIZE];
     uint2 *queue = queues[side];
     uint32_t count = 0;
 
@@ -967,7 +969,7 @@ cip_label (const CipImage * mask, const CipImage * intensity,
   local_kernel <<<dim3 (CIP_DIV_UP (tiles.x, LOCAL_WARPS), tiles.y),
       dim3 (32, LOCAL_WARPS), 0, s >>> (p);
   CIP_CUDA_TRY_LAUNCH (stream, "label local kernel");
-  border_kernel <<<tiles, 2 * TILE_SIZE, 0, s >>> (p);
+  border_kernel <<<tiles, BORDER_WARPS * 32, 0, s >>> (p);
   CIP_CUDA_TRY_LAUNCH (stream, "label border kernel");
   compress_kernel <<<n_pixel_blocks, SCAN_THREADS, 0, s >>> (p);
   CIP_CUDA_TRY_LAUNCH (stream, "label compress kernel");
