@@ -190,6 +190,14 @@ gst_cuda_label_connectivity_get_type (void)
   return type;
 }
 
+/* Names of the per-region metas and fields, interned once: a frame may
+ * carry thousands of regions, and interning them per region doubled the
+ * cost of attaching the metas. */
+static struct
+{
+  GQuark roi_type, stats, label, area, centroid_x, centroid_y, mean_intensity;
+} quarks;
+
 G_DEFINE_TYPE_WITH_CODE (GstCudaLabel, gst_cuda_label,
     GST_TYPE_CUDA_IMGPROC_FILTER,
     GST_DEBUG_CATEGORY_INIT (gst_cuda_label_debug, "cudalabel", 0,
@@ -221,6 +229,14 @@ gst_cuda_label_class_init (GstCudaLabelClass * klass)
 
   gobject_class->set_property = gst_cuda_label_set_property;
   gobject_class->get_property = gst_cuda_label_get_property;
+
+  quarks.roi_type = g_quark_from_static_string ("cudalabel-region");
+  quarks.stats = g_quark_from_static_string ("region-stats");
+  quarks.label = g_quark_from_static_string ("label");
+  quarks.area = g_quark_from_static_string ("area");
+  quarks.centroid_x = g_quark_from_static_string ("centroid-x");
+  quarks.centroid_y = g_quark_from_static_string ("centroid-y");
+  quarks.mean_intensity = g_quark_from_static_string ("mean-intensity");
 
   /**
    * GstCudaLabel:mode:
@@ -512,12 +528,12 @@ set_region_fields (GstStructure * s, const CipRegion * region)
 {
   double area = region->area;
 
-  gst_structure_set (s,
-      "label", G_TYPE_UINT, region->label,
-      "area", G_TYPE_UINT, region->area,
-      "centroid-x", G_TYPE_DOUBLE, (double) region->sum_x / area,
-      "centroid-y", G_TYPE_DOUBLE, (double) region->sum_y / area,
-      "mean-intensity", G_TYPE_DOUBLE,
+  gst_structure_id_set (s,
+      quarks.label, G_TYPE_UINT, region->label,
+      quarks.area, G_TYPE_UINT, region->area,
+      quarks.centroid_x, G_TYPE_DOUBLE, (double) region->sum_x / area,
+      quarks.centroid_y, G_TYPE_DOUBLE, (double) region->sum_y / area,
+      quarks.mean_intensity, G_TYPE_DOUBLE,
       (double) region->sum_intensity / area, NULL);
 }
 
@@ -556,11 +572,11 @@ gst_cuda_label_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
     const CipRegion *region = &self->table.regions[i];
     GstVideoRegionOfInterestMeta *roi;
 
-    roi = gst_buffer_add_video_region_of_interest_meta (outbuf,
-        "cudalabel-region", region->left, region->top, region->width,
+    roi = gst_buffer_add_video_region_of_interest_meta_id (outbuf,
+        quarks.roi_type, region->left, region->top, region->width,
         region->height);
     roi->id = (gint) region->label;
-    s = gst_structure_new_empty ("region-stats");
+    s = gst_structure_new_id_empty (quarks.stats);
     set_region_fields (s, region);
     gst_video_region_of_interest_meta_add_param (roi, s);
 
