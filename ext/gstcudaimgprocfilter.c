@@ -897,8 +897,9 @@ gst_cuda_imgproc_filter_decide_allocation (GstBaseTransform * trans,
   return TRUE;
 }
 
-/* GstBaseTransform returns a pool's failure to allocate without posting
- * anything: the application would only hear "Internal data stream error"
+/* GstBaseTransform returns an active pool's failure to allocate a buffer
+ * without posting anything (it does post when activating the pool
+ * fails): the application would only hear "Internal data stream error"
  * from upstream. */
 static GstFlowReturn
 gst_cuda_imgproc_filter_prepare_output_buffer (GstBaseTransform * trans,
@@ -907,11 +908,17 @@ gst_cuda_imgproc_filter_prepare_output_buffer (GstBaseTransform * trans,
   GstFlowReturn ret = GST_BASE_TRANSFORM_CLASS
       (gst_cuda_imgproc_filter_parent_class)->prepare_output_buffer (trans,
       input, output);
+  GstBufferPool *pool;
 
-  if (ret == GST_FLOW_ERROR)
+  if (ret != GST_FLOW_ERROR)
+    return ret;
+
+  pool = gst_base_transform_get_buffer_pool (trans);
+  if (pool && gst_buffer_pool_is_active (pool))
     GST_ELEMENT_ERROR (trans, RESOURCE, NO_SPACE_LEFT,
         ("Could not allocate an output frame."),
         ("the output buffer pool failed to allocate"));
+  gst_clear_object (&pool);
   return ret;
 }
 

@@ -15,12 +15,16 @@
 CipStream *cip_test_stream;
 
 gboolean
-cip_test_size_skipped (int width, int height)
+cip_test_size_skipped (gint width, gint height)
 {
   const gchar *max = g_getenv ("CIP_TEST_MAX_PIXELS");
+  gint64 pixels = (gint64) width * height, limit;
 
-  return max != NULL && (gint64) width *height > g_ascii_strtoll (max, NULL,
-      10);
+  if (max == NULL)
+    return FALSE;
+  limit = g_ascii_strtoll (max, NULL, 10);
+  /* Empty or not a number: no limit. */
+  return limit > 0 && pixels > limit;
 }
 
 gboolean

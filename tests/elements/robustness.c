@@ -127,12 +127,14 @@ drain_outputs (GstHarness * h)
 }
 
 /* What a pipeline does with contexts: keeps the one an element posts and
- * hands it back when the element asks again, so that the walks below make
- * one CUDA context, not one per READY. */
+ * hands it back when the element asks for that type again, so that the
+ * walks below make one CUDA context, not one per READY.  Only the thread
+ * changing the element's state posts these: no lock. */
 static GstBusSyncReply
 share_context (GstBus * bus, GstMessage * message, gpointer user_data)
 {
   GstContext **kept = user_data;
+  const gchar *type;
 
   if (GST_MESSAGE_TYPE (message) == GST_MESSAGE_HAVE_CONTEXT) {
     GstContext *context;
@@ -142,7 +144,8 @@ share_context (GstBus * bus, GstMessage * message, gpointer user_data)
       gst_context_unref (*kept);
     *kept = context;
   } else if (GST_MESSAGE_TYPE (message) == GST_MESSAGE_NEED_CONTEXT &&
-      *kept != NULL) {
+      *kept != NULL && gst_message_parse_context_type (message, &type) &&
+      g_strcmp0 (type, gst_context_get_context_type (*kept)) == 0) {
     gst_element_set_context (GST_ELEMENT (GST_MESSAGE_SRC (message)), *kept);
   }
   return GST_BUS_PASS;

@@ -10,24 +10,27 @@
 #   tests/gpu-host/run.sh parallel    16 pipelines at once, against the cpu
 #   tests/gpu-host/run.sh faults      injected allocation and launch faults
 #   tests/gpu-host/run.sh sanitizer [TOOL...] [-- GROUP...]
-#                                     compute-sanitizer memcheck, racecheck,
-#                                     initcheck, synccheck over the kernel
-#                                     tests, the element tests (cuda) and a
-#                                     small parallel run (GROUP: kernels,
-#                                     elements, pipelines or one test-*)
+#                                     compute-sanitizer over each case of
+#                                     the kernel tests and a small parallel
+#                                     run (memcheck, racecheck, initcheck,
+#                                     synccheck) and of the element tests
+#                                     on cuda (memcheck, initcheck); GROUP:
+#                                     kernels, elements, pipelines or one
+#                                     test-* binary
 #   tests/gpu-host/run.sh soak [MINUTES]   (10 by default: longer than
 #                                     one device call may last; then:)
 #   tests/gpu-host/run.sh soak-start [MINUTES]   the soak, detached, into
 #                                     $SOAK_DIR (/tmp/gst-cuda-imgproc-soak)
-#   tests/gpu-host/run.sh soak-wait   waits (up to 9 minutes) for it, then
-#                                     prints its tables
+#   tests/gpu-host/run.sh soak-wait   waits (up to 9 minutes) for it to
+#                                     end, then prints its tables
 #   tests/gpu-host/run.sh all         cycles, parallel, faults, sanitizer
 #
 # Environment: BUILD (the build directory, build-gpu by default), RESULTS
 # (where logs and summary.md go: $OUT when set, else $BUILD/gpu-host-results),
 # SANITIZER_BUDGET (seconds one sanitizer call may spend, 540 by default:
 # what does not fit is reported as not run), SANITIZER_TIMEOUT (seconds per
-# run, 300), SANITIZER_JOBS (runs at once, 1).  Exit status: non-zero when a step failed.
+# run, 300), SANITIZER_JOBS (runs at once, 1).  Exit status: non-zero when
+# a step failed.
 
 set -u
 cd "$(dirname "$0")/../.."
@@ -88,9 +91,8 @@ run_step () {
 #   sanitize_one TOOL NAME "VAR=VALUE ..." COMMAND...
 # The time limit is what is left of the budget, at most SANITIZER_TIMEOUT.
 sanitize_one () {
-  local tool=$1 name=$2 vars=$3 log rc errors now limit extra=() registry
+  local tool=$1 name=$2 vars=$3 log rc errors now limit extra=()
   shift 3
-  registry=$RESULTS/registry-sanitizer-$BASHPID.bin
   log=$RESULTS/sanitizer-$tool-$(echo "$name" | tr '/:' '__').log
   now=$(date +%s)
   limit=$(( SANITIZER_DEADLINE - now ))
@@ -105,18 +107,20 @@ sanitize_one () {
   esac
   # gst-check runs each test in a fork: not under the sanitizer.
   # shellcheck disable=SC2086
+  # The registry was built before, without the sanitizer: no run scans
+  # the plugins under it.
   env CIP_TEST_BACKEND=cuda CK_FORK=no GST_REGISTRY_FORK=no \
-    CK_DEFAULT_TIMEOUT=600 CIP_TEST_MAX_PIXELS=1000000 \
-    GST_REGISTRY_1_0="$registry" $vars \
-    timeout "$limit" compute-sanitizer --tool "$tool" --error-exitcode 99 \
-    --target-processes all "${extra[@]}" "$@" >"$log" 2>&1
+    GST_REGISTRY_UPDATE=no CK_DEFAULT_TIMEOUT=600 \
+    CIP_TEST_MAX_PIXELS=1000000 $vars \
+    timeout -k 30 "$limit" compute-sanitizer --tool "$tool" \
+    --error-exitcode 99 --target-processes all "${extra[@]}" "$@" \
+    >"$log" 2>&1
   rc=$?
-  rm -f "$registry"
   # The summary's count, or the reports so far when it was cut short.
   errors=$(grep -hoE 'ERROR SUMMARY: [0-9]+ error' "$log" |
     grep -oE '[0-9]+' | awk '{ s += $1 } END { print s + 0 }')
   if ! grep -q 'ERROR SUMMARY' "$log"; then
-    errors=$(grep -cE '^========= (Invalid|Uninitialized|Error|Barrier|Race|Potential|Leaked)' "$log")
+    errors=$(grep -ciE '^=========[[:space:]]+(error|warning|invalid|uninitialized|barrier|leaked|program hit|race|potential)' "$log")
   fi
   case $rc in
     0) echo "| $tool | $name | $errors | ok |" ;;
@@ -152,21 +156,30 @@ sanitizer () {
 
   # Jobs, one per line: TOOL<tab>NAME<tab>VARS<tab>COMMAND.
   jobs=$RESULTS/sanitizer-jobs.txt
+  listing=$RESULTS/sanitizer-listing.txt
   : >"$jobs"
+  : >"$listing"
   add_cases () {
     # add_cases BINARY: its cases, each under every tool.
-    local b=$1 name
+    local b=$1 name cases source
     name=$(basename "$b")
     case $name in
       test-kernels*)
-        for path in $("$b" -l 2>/dev/null | grep '^/'); do
+        # Listing runs the test's set-up, which needs the device.
+        cases=$("$b" -l 2>/dev/null | grep '^/') ||
+          echo "| - | $name | - | could not list its cases (no device?) |" >>"$listing"
+        for path in $cases; do
           for tool in "${tools[@]}"; do
             printf '%s\t%s\t\t%s -p %s\n' "$tool" "$name$path" "$b" "$path"
           done
         done ;;
       test-*)
-        for fn in $(grep -oE 'GST_START_TEST \([a-z_0-9]+' \
-            "$SRC/tests/elements/${name#test-}.c" | sed 's/.*(//'); do
+        source=$SRC/tests/elements/${name#test-}.c
+        [ -f "$source" ] ||
+          echo "| - | $name | - | no element test source for it |" >>"$listing"
+        cases=$(grep -oE 'GST_START_TEST \([a-z_0-9]+' "$source" 2>/dev/null |
+          sed 's/.*(//')
+        for fn in $cases; do
           for tool in "${element_tools[@]}"; do
             printf '%s\t%s\t%s\t%s\n' "$tool" "$name:$fn" "GST_CHECKS=$fn" "$b"
           done
@@ -190,8 +203,18 @@ sanitizer () {
         done ;;
       test-*)
         add_cases "$BUILD/tests/$group" ;;
+      *)
+        echo "sanitizer: no group $group (kernels, elements, pipelines," \
+          "test-NAME)" >&2
+        STATUS=1 ;;
     esac
   done
+
+  # One registry for every run, made here without the sanitizer.
+  export GST_REGISTRY_1_0=$RESULTS/registry-sanitizer.bin
+  rm -f "$GST_REGISTRY_1_0"
+  CIP_TEST_BACKEND=cpu GST_CHECKS=none "$BUILD/tests/test-cudagray" \
+    >/dev/null 2>&1
 
   note ""
   note "## compute-sanitizer ($(compute-sanitizer --version | tail -1))"
@@ -201,14 +224,18 @@ sanitizer () {
   note "| tool | test | errors | result |"
   note "|---|---|---|---|"
   rows=$RESULTS/sanitizer-rows.txt
+  cp "$listing" "$rows"
+  # Fields split at 0x1f, not at tabs: an empty VARS field stays a field.
   # shellcheck disable=SC2016
   tr '\t' '\037' <"$jobs" | xargs -d '\n' -P "${SANITIZER_JOBS:-1}" -I{} \
     bash -c 'IFS=$'"'"'\037'"'"' read -r t n v c <<<"$1"; sanitize_one "$t" "$n" "$v" $c' _ {} \
-    >"$rows"
+    >>"$rows"
   sort "$rows" | tee -a "$SUMMARY"
-  grep -qvE '\| ok \|$' "$rows" && STATUS=1
+  if [ ! -s "$jobs" ] || grep -qvE '\| ok \|$' "$rows"; then
+    STATUS=1
+  fi
   note ""
-  note "sanitizer: $(grep -c '| ok |$' "$rows") of $(wc -l <"$rows") runs clean"
+  note "sanitizer: $(grep -c '| ok |$' "$rows") of $(wc -l <"$jobs") runs clean"
 }
 
 step=${1:-all}
@@ -223,22 +250,34 @@ case $step in
   parallel) run_step parallel "$BIN/test-gpu-parallel" "$@" ;;
   faults) run_step faults "$BIN/test-gpu-faults" "$@" ;;
   sanitizer) sanitizer "$@" ;;
-  soak) run_step soak "$BIN/test-gpu-soak" --minutes "${1:-10}" ;;
+  soak)
+    # soak-wait watches this process.
+    mkdir -p "$SOAK_DIR" && echo $$ >"$SOAK_DIR/soak.pid"
+    run_step soak "$BIN/test-gpu-soak" --minutes "${1:-10}" ;;
   soak-start)
+    # An earlier soak's results must not answer soak-wait.
     mkdir -p "$SOAK_DIR"
+    rm -f "$SOAK_DIR"/soak* "$SOAK_DIR/summary.md"
     RESULTS=$SOAK_DIR nohup setsid "$0" soak "${1:-10}" \
       >"$SOAK_DIR/soak.nohup" 2>&1 </dev/null &
-    echo "soak started (pid $!); tests/gpu-host/run.sh soak-wait for its result"
+    echo "soak started; tests/gpu-host/run.sh soak-wait for its result"
     exit 0 ;;
   soak-wait)
     log=$SOAK_DIR/soak.log
-    for _ in $(seq 540); do
-      grep -qE '^soak: (PASS|FAIL)$' "$log" 2>/dev/null && break
-      [ -f "$SOAK_DIR/soak.nohup" ] || break
+    # Until the soak's process is gone (its pid appears within seconds of
+    # soak-start).
+    for second in $(seq 540); do
+      pid=$(cat "$SOAK_DIR/soak.pid" 2>/dev/null)
+      if [ -z "$pid" ]; then
+        [ "$second" -gt 10 ] && break
+      elif ! kill -0 "$pid" 2>/dev/null; then
+        break
+      fi
       sleep 1
     done
     cat "$SOAK_DIR/soak.nohup" 2>/dev/null || echo "no soak in $SOAK_DIR"
-    cp "$SOAK_DIR"/soak* "$SOAK_DIR/summary.md" "$RESULTS"/ 2>/dev/null
+    cp "$SOAK_DIR"/soak* "$RESULTS"/ 2>/dev/null
+    cp "$SOAK_DIR/summary.md" "$RESULTS/soak-summary.md" 2>/dev/null
     grep -qE '^soak: PASS$' "$log" 2>/dev/null
     exit $? ;;
   all)
