@@ -29,7 +29,7 @@ void cip_test_gpu_cleanup (void);
 
 /* TRUE when CIP_TEST_MAX_PIXELS is set and a @width x @height image is
  * larger: under compute-sanitizer, which slows every access, the kernel
- * tests keep every case and drop the largest sizes. */
+ * tests leave out their largest images. */
 gboolean cip_test_size_skipped (gint width, gint height);
 
 /* Fails the test with a formatted message. */

@@ -21,7 +21,7 @@ cip_test_image_new (int width, int height, CipFormat format, size_t pad)
   image.width = width;
   image.height = height;
   image.format = format;
-  image.stride = (size_t) width * cip_format_bytes_per_pixel (format) + pad;
+  image.stride = (size_t) width *cip_format_bytes_per_pixel (format) + pad;
   image.data = g_malloc0 (image.stride * height);
   return image;
 }
@@ -57,6 +57,113 @@ cip_test_image_fill_random (CipImage * image, guint32 seed)
   for (i = 0; i < n; i++)
     p[i] = g_rand_int (rand) & 0xff;
   g_rand_free (rand);
+}
+
+const char *const cip_test_shape_names[CIP_TEST_N_SHAPES] = {
+  "empty", "full", "dots", "border", "spiral", "comb", "u-comb", "snake",
+  "checker", "random 10%", "random 50%", "random 70%",
+};
+
+static void
+set_px (CipImage * m, int x, int y, guint8 v)
+{
+  ((guint8 *) m->data)[(size_t) y * m->stride + x] = v;
+}
+
+static guint8
+get_px (const CipImage * m, int x, int y)
+{
+  return ((const guint8 *) m->data)[(size_t) y * m->stride + x];
+}
+
+static gboolean
+spiral_free (const CipImage * m, int x, int y)
+{
+  return x < 0 || y < 0 || x >= m->width || y >= m->height ||
+      get_px (m, x, y) == 0;
+}
+
+/* A square spiral from the top-left corner inwards, arms two apart. */
+static void
+draw_spiral (CipImage * m)
+{
+  int x = 0, y = 0, dx = 1, dy = 0, turns = 0;
+
+  set_px (m, 0, 0, 255);
+  while (turns < 2) {
+    int nx = x + dx, ny = y + dy;
+
+    if (nx >= 0 && ny >= 0 && nx < m->width && ny < m->height &&
+        get_px (m, nx, ny) == 0 && spiral_free (m, nx + dx, ny + dy) &&
+        spiral_free (m, nx + dx - dy, ny + dy + dx) &&
+        spiral_free (m, nx + dx + dy, ny + dy - dx)) {
+      x = nx;
+      y = ny;
+      set_px (m, x, y, 255);
+      turns = 0;
+    } else {
+      int t = dx;
+
+      dx = -dy;
+      dy = t;
+      turns++;
+    }
+  }
+}
+
+void
+cip_test_draw_shape (CipImage * m, CipTestShape shape)
+{
+  int w = m->width, h = m->height;
+
+  for (int y = 0; y < h; y++) {
+    for (int x = 0; x < w; x++) {
+      guint8 v = get_px (m, x, y);
+      gboolean on = FALSE;
+
+      switch (shape) {
+        case CIP_TEST_SHAPE_EMPTY:
+        case CIP_TEST_SHAPE_SPIRAL:
+          break;
+        case CIP_TEST_SHAPE_FULL:
+          on = TRUE;
+          break;
+        case CIP_TEST_SHAPE_DOTS:
+          on = x % 2 == 0 && y % 2 == 0;
+          break;
+        case CIP_TEST_SHAPE_BORDER:
+          on = x == 0 || y == 0 || x == w - 1 || y == h - 1 ||
+              (x % 4 == 2 && y % 4 == 2 && x < w - 2 && y < h - 2);
+          break;
+        case CIP_TEST_SHAPE_COMB:
+          on = y == 0 || (x % 2 == 0 && y < h - 1);
+          break;
+        case CIP_TEST_SHAPE_U_COMB:
+          on = y == h - 1 || x % 2 == 0;
+          break;
+        case CIP_TEST_SHAPE_SNAKE:
+          on = y % 2 == 0 || x == ((y / 2) % 2 == 0 ? w - 1 : 0);
+          break;
+        case CIP_TEST_SHAPE_CHECKER:
+          on = (x + y) % 2 == 0;
+          break;
+        case CIP_TEST_SHAPE_SPARSE:
+          on = v < 26;
+          break;
+        case CIP_TEST_SHAPE_HALF:
+          on = v < 128;
+          break;
+        case CIP_TEST_SHAPE_DENSE:
+          on = v < 179;
+          break;
+        case CIP_TEST_N_SHAPES:
+          g_assert_not_reached ();
+      }
+      set_px (m, x, y, on ? 1 + v % 255 : 0);
+    }
+  }
+  if (shape == CIP_TEST_SHAPE_SPIRAL)
+    draw_spiral (m);
 }
 
 gchar *
@@ -118,7 +225,7 @@ cip_test_image_load (const char *name)
   p++;                          /* the single whitespace before the pixels */
 
   image = cip_test_image_new (width, height, format, 0);
-  row = (size_t) width * cip_format_bytes_per_pixel (format);
+  row = (size_t) width *cip_format_bytes_per_pixel (format);
   g_assert_cmpuint ((gsize) (end - p), >=, row * height);
   for (y = 0; y < height; y++)
     memcpy ((guint8 *) image.data + y * image.stride, p + y * row, row);
@@ -174,8 +281,7 @@ cip_test_image_repack (const CipImage * rgb, CipFormat format, guint8 filler,
 }
 
 gboolean
-cip_test_images_equal (const CipImage * a, const CipImage * b,
-    gchar ** where)
+cip_test_images_equal (const CipImage * a, const CipImage * b, gchar ** where)
 {
   size_t row = (size_t) a->width * cip_format_bytes_per_pixel (a->format);
   int x, y, differing = 0;

@@ -32,6 +32,25 @@ CipImage cip_test_image_copy (const CipImage * image, size_t pad);
  * sequence. */
 void cip_test_image_fill_random (CipImage * image, guint32 seed);
 
+/* Masks for the labelling tests: shapes that defeat naive label
+ * propagation (a spiral, combs, a snake, a checkerboard) and random ones
+ * of three densities. */
+typedef enum
+{
+  CIP_TEST_SHAPE_EMPTY, CIP_TEST_SHAPE_FULL, CIP_TEST_SHAPE_DOTS,
+  CIP_TEST_SHAPE_BORDER, CIP_TEST_SHAPE_SPIRAL, CIP_TEST_SHAPE_COMB,
+  CIP_TEST_SHAPE_U_COMB, CIP_TEST_SHAPE_SNAKE, CIP_TEST_SHAPE_CHECKER,
+  CIP_TEST_SHAPE_SPARSE, CIP_TEST_SHAPE_HALF, CIP_TEST_SHAPE_DENSE,
+  CIP_TEST_N_SHAPES
+} CipTestShape;
+
+extern const char *const cip_test_shape_names[CIP_TEST_N_SHAPES];
+
+/* Draws @shape over the GRAY8 image @mask, whose bytes are random before:
+ * they decide the random shapes and become the foreground's values (any
+ * non-zero value is foreground). */
+void cip_test_draw_shape (CipImage * mask, CipTestShape shape);
+
 /* Loads tests/data/@name (binary PGM as GRAY8, PPM as RGB). Aborts the
  * test if the file is missing or malformed. */
 CipImage cip_test_image_load (const char *name);

@@ -35,128 +35,12 @@ static const int sizes[][2] = {
   {640, 480}, {1001, 999}, {1920, 1080}, {3840, 2160},
 };
 
-typedef enum
-{
-  SHAPE_EMPTY, SHAPE_FULL, SHAPE_DOTS, SHAPE_BORDER, SHAPE_SPIRAL,
-  SHAPE_COMB, SHAPE_U_COMB, SHAPE_SNAKE, SHAPE_CHECKER, SHAPE_SPARSE,
-  SHAPE_HALF, SHAPE_DENSE, N_SHAPES
-} Shape;
-
-static const char *shape_names[] = {
-  "empty", "full", "dots", "border", "spiral", "comb", "u-comb", "snake",
-  "checker", "random 10%", "random 50%", "random 70%",
-};
-
 /* A capacity above any count @b can give. */
 static guint32
 full_capacity (const CipTestDeviceImage * b)
 {
   return MIN (MAX_CAPACITY,
       ((guint64) b->dev.width * b->dev.height + 1) / 2 + 1);
-}
-
-static void
-set_px (CipImage * m, int x, int y, guint8 v)
-{
-  ((guint8 *) m->data)[(size_t) y * m->stride + x] = v;
-}
-
-static guint8
-get_px (const CipImage * m, int x, int y)
-{
-  return ((const guint8 *) m->data)[(size_t) y * m->stride + x];
-}
-
-static gboolean
-spiral_free (const CipImage * m, int x, int y)
-{
-  return x < 0 || y < 0 || x >= m->width || y >= m->height ||
-      get_px (m, x, y) == 0;
-}
-
-static void
-draw_spiral (CipImage * m)
-{
-  int x = 0, y = 0, dx = 1, dy = 0, turns = 0;
-
-  set_px (m, 0, 0, 255);
-  while (turns < 2) {
-    int nx = x + dx, ny = y + dy;
-
-    if (nx >= 0 && ny >= 0 && nx < m->width && ny < m->height &&
-        get_px (m, nx, ny) == 0 && spiral_free (m, nx + dx, ny + dy) &&
-        spiral_free (m, nx + dx - dy, ny + dy + dx) &&
-        spiral_free (m, nx + dx + dy, ny + dy - dx)) {
-      x = nx;
-      y = ny;
-      set_px (m, x, y, 255);
-      turns = 0;
-    } else {
-      int t = dx;
-
-      dx = -dy;
-      dy = t;
-      turns++;
-    }
-  }
-}
-
-/* Draws @shape into the mirror of @b (random bytes before: they become
- * the non-zero values and the random masks). */
-static void
-draw_shape (CipTestDeviceImage * b, Shape shape)
-{
-  CipImage *m = &b->host_img;
-  int w = m->width, h = m->height;
-
-  for (int y = 0; y < h; y++) {
-    for (int x = 0; x < w; x++) {
-      guint8 v = get_px (m, x, y);
-      gboolean on = FALSE;
-
-      switch (shape) {
-        case SHAPE_EMPTY:
-        case SHAPE_SPIRAL:
-          break;
-        case SHAPE_FULL:
-          on = TRUE;
-          break;
-        case SHAPE_DOTS:
-          on = x % 2 == 0 && y % 2 == 0;
-          break;
-        case SHAPE_BORDER:
-          on = x == 0 || y == 0 || x == w - 1 || y == h - 1 ||
-              (x % 4 == 2 && y % 4 == 2 && x < w - 2 && y < h - 2);
-          break;
-        case SHAPE_COMB:
-          on = y == 0 || (x % 2 == 0 && y < h - 1);
-          break;
-        case SHAPE_U_COMB:
-          on = y == h - 1 || x % 2 == 0;
-          break;
-        case SHAPE_SNAKE:
-          on = y % 2 == 0 || x == ((y / 2) % 2 == 0 ? w - 1 : 0);
-          break;
-        case SHAPE_CHECKER:
-          on = (x + y) % 2 == 0;
-          break;
-        case SHAPE_SPARSE:
-          on = v < 26;
-          break;
-        case SHAPE_HALF:
-          on = v < 128;
-          break;
-        case SHAPE_DENSE:
-          on = v < 179;
-          break;
-        case N_SHAPES:
-          g_assert_not_reached ();
-      }
-      set_px (m, x, y, on ? 1 + v % 255 : 0);
-    }
-  }
-  if (shape == SHAPE_SPIRAL)
-    draw_spiral (m);
 }
 
 /* Runs cip_label and its reference and compares everything.  @mask and
@@ -216,12 +100,13 @@ check_label (CipTestDeviceImage * mask, CipTestDeviceImage * intensity,
 }
 
 static CipTestDeviceImage *
-new_mask (int w, int h, Shape shape, const CipTestLayout * layout, guint64 seed)
+new_mask (int w, int h, CipTestShape shape, const CipTestLayout * layout,
+    guint64 seed)
 {
   CipTestDeviceImage *b = cip_test_device_image_new (w, h, CIP_FORMAT_GRAY8,
       layout, seed);
 
-  draw_shape (b, shape);
+  cip_test_draw_shape (&b->host_img, shape);
   cip_test_device_image_upload (b);
   return b;
 }
@@ -241,13 +126,14 @@ test_shapes (void)
     if (cip_test_size_skipped (w, h))
       continue;
 
-    for (int shape = 0; shape < N_SHAPES; shape++) {
+    for (int shape = 0; shape < CIP_TEST_N_SHAPES; shape++) {
       CipTestDeviceImage *mask, *intensity, *dst;
       const CipTestLayout *layout;
 
-      if (large && shape != SHAPE_HALF && shape != SHAPE_SPIRAL &&
-          shape != SHAPE_SNAKE && shape != SHAPE_CHECKER &&
-          shape != SHAPE_FULL && shape != SHAPE_DOTS)
+      if (large && shape != CIP_TEST_SHAPE_HALF
+          && shape != CIP_TEST_SHAPE_SPIRAL && shape != CIP_TEST_SHAPE_SNAKE
+          && shape != CIP_TEST_SHAPE_CHECKER && shape != CIP_TEST_SHAPE_FULL
+          && shape != CIP_TEST_SHAPE_DOTS)
         continue;
       layout = cip_test_layouts[turn % cip_test_n_layouts];
       mask = new_mask (w, h, shape, layout, 1 + turn);
@@ -264,10 +150,10 @@ test_shapes (void)
           dst = cip_test_device_image_new (w, h, format,
               cip_test_layouts[(turn + 5) % cip_test_n_layouts], turn);
           check_label (mask, variant == 1 ? NULL : intensity, conn, min_area,
-              dst, capacity, shape_names[shape]);
+              dst, capacity, cip_test_shape_names[shape]);
           if (variant == 0)
             check_label (mask, intensity, conn, min_area, NULL, 1000,
-                shape_names[shape]);
+                cip_test_shape_names[shape]);
           cip_test_device_image_free (dst);
         }
       }
@@ -295,9 +181,12 @@ test_densities (void)
           CIP_FORMAT_GRAY16, NULL, turn);
       CipImage *m = &mask->host_img;
 
-      for (int y = 0; y < h; y++)
+      for (int y = 0; y < h; y++) {
+        guint8 *row = (guint8 *) m->data + (size_t) y * m->stride;
+
         for (int x = 0; x < w; x++)
-          set_px (m, x, y, get_px (m, x, y) < thresholds[t] ? 255 : 0);
+          row[x] = row[x] < thresholds[t] ? 255 : 0;
+      }
       cip_test_device_image_upload (mask);
       for (int conn = 4; conn <= 8; conn += 4) {
         check_label (mask, NULL, conn, 0, dst, full_capacity (mask), "density");
@@ -314,7 +203,7 @@ static void
 test_layouts (void)
 {
   for (guint l = 0; l < cip_test_n_layouts; l++) {
-    CipTestDeviceImage *mask = new_mask (127, 129, SHAPE_HALF,
+    CipTestDeviceImage *mask = new_mask (127, 129, CIP_TEST_SHAPE_HALF,
         cip_test_layouts[l], 40 + l);
     CipTestDeviceImage *intensity = cip_test_device_image_new (127, 129,
         CIP_FORMAT_GRAY8, cip_test_layouts[l], 50 + l);
@@ -371,7 +260,7 @@ test_coins (void)
 static void
 test_invalid_arguments (void)
 {
-  CipTestDeviceImage *mask = new_mask (8, 6, SHAPE_HALF, NULL, 1);
+  CipTestDeviceImage *mask = new_mask (8, 6, CIP_TEST_SHAPE_HALF, NULL, 1);
   CipTestDeviceImage *dst = cip_test_device_image_new (8, 6,
       CIP_FORMAT_GRAY16, NULL, 2);
   CipTestDeviceImage *rgba = cip_test_device_image_new (8, 6,

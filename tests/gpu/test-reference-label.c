@@ -291,18 +291,6 @@ test_random (void)
 
 /* Shapes */
 
-typedef enum
-{
-  SHAPE_EMPTY, SHAPE_FULL, SHAPE_DOTS, SHAPE_BORDER, SHAPE_SPIRAL,
-  SHAPE_COMB, SHAPE_U_COMB, SHAPE_SNAKE, SHAPE_CHECKER, SHAPE_RANDOM,
-  N_SHAPES
-} Shape;
-
-static const char *shape_names[] = {
-  "empty", "full", "dots", "border", "spiral", "comb", "u-comb", "snake",
-  "checker", "random",
-};
-
 static void
 set_px (CipImage * m, int x, int y, guint8 v)
 {
@@ -315,91 +303,13 @@ get_px (const CipImage * m, int x, int y)
   return ((const guint8 *) m->data)[y * m->stride + x];
 }
 
-static gboolean
-spiral_free (const CipImage * m, int x, int y)
-{
-  return x < 0 || y < 0 || x >= m->width || y >= m->height ||
-      get_px (m, x, y) == 0;
-}
-
-/* A square spiral from the top-left corner inwards, arms two apart. */
-static void
-draw_spiral (CipImage * m)
-{
-  int x = 0, y = 0, dx = 1, dy = 0, turns = 0;
-
-  set_px (m, 0, 0, 255);
-  while (turns < 2) {
-    int nx = x + dx, ny = y + dy;
-
-    if (nx >= 0 && ny >= 0 && nx < m->width && ny < m->height &&
-        get_px (m, nx, ny) == 0 && spiral_free (m, nx + dx, ny + dy) &&
-        spiral_free (m, nx + dx - dy, ny + dy + dx) &&
-        spiral_free (m, nx + dx + dy, ny + dy - dx)) {
-      x = nx;
-      y = ny;
-      set_px (m, x, y, 255);
-      turns = 0;
-    } else {
-      int t = dx;
-
-      dx = -dy;
-      dy = t;
-      turns++;
-    }
-  }
-}
-
 static CipImage
-make_shape (Shape shape, int w, int h, size_t pad)
+make_shape (CipTestShape shape, int w, int h, size_t pad)
 {
   CipImage m = cip_test_image_new (w, h, CIP_FORMAT_GRAY8, pad);
-  guint8 *bytes = g_malloc ((size_t) w * h);
 
-  cip_test_fill_bytes (bytes, (size_t) w * h, 7 + w * 31 + h);
-  for (int y = 0; y < h; y++) {
-    for (int x = 0; x < w; x++) {
-      gboolean on = FALSE;
-
-      switch (shape) {
-        case SHAPE_EMPTY:
-        case SHAPE_SPIRAL:
-          break;
-        case SHAPE_FULL:
-          on = TRUE;
-          break;
-        case SHAPE_DOTS:
-          on = x % 2 == 0 && y % 2 == 0;
-          break;
-        case SHAPE_BORDER:
-          on = x == 0 || y == 0 || x == w - 1 || y == h - 1 ||
-              (x % 4 == 2 && y % 4 == 2 && x < w - 2 && y < h - 2);
-          break;
-        case SHAPE_COMB:
-          on = y == 0 || (x % 2 == 0 && y < h - 1);
-          break;
-        case SHAPE_U_COMB:
-          on = y == h - 1 || x % 2 == 0;
-          break;
-        case SHAPE_SNAKE:
-          on = y % 2 == 0 || x == ((y / 2) % 2 == 0 ? w - 1 : 0);
-          break;
-        case SHAPE_CHECKER:
-          on = (x + y) % 2 == 0;
-          break;
-        case SHAPE_RANDOM:
-          on = bytes[y * w + x] < 128;
-          break;
-        case N_SHAPES:
-          g_assert_not_reached ();
-      }
-      /* Any non-zero value is foreground. */
-      set_px (&m, x, y, on ? 1 + bytes[y * w + x] % 255 : 0);
-    }
-  }
-  if (shape == SHAPE_SPIRAL)
-    draw_spiral (&m);
-  g_free (bytes);
+  cip_test_image_fill_random (&m, 7 + w * 31 + h);
+  cip_test_draw_shape (&m, shape);
   return m;
 }
 
@@ -540,7 +450,7 @@ test_shapes (void)
   static const guint32 min_areas[] = { 0, 1, 2, 5, 40 };
 
   for (guint s = 0; s < G_N_ELEMENTS (sizes); s++) {
-    for (int shape = 0; shape < N_SHAPES; shape++) {
+    for (int shape = 0; shape < CIP_TEST_N_SHAPES; shape++) {
       int w = sizes[s][0], h = sizes[s][1];
       CipImage m = make_shape (shape, w, h, s % 4);
       CipImage intensity = cip_test_image_new (w, h, CIP_FORMAT_GRAY8, 1);
@@ -549,7 +459,7 @@ test_shapes (void)
       for (int conn = 4; conn <= 8; conn += 4) {
         for (guint a = 0; a < G_N_ELEMENTS (min_areas); a++) {
           gchar *what = g_strdup_printf ("%s %dx%d %d-connected min_area %u",
-              shape_names[shape], w, h, conn, min_areas[a]);
+              cip_test_shape_names[shape], w, h, conn, min_areas[a]);
 
           check_against_oracle (&m, a % 2 ? NULL : &intensity, conn,
               min_areas[a], what);
@@ -568,21 +478,21 @@ test_hand_computed (void)
 {
   struct
   {
-    Shape shape;
+    CipTestShape shape;
     int w, h, conn;
     guint32 count, first_area;
   } cases[] = {
-    {SHAPE_EMPTY, 9, 7, 8, 0, 0},
-    {SHAPE_FULL, 9, 7, 4, 1, 63},
-    {SHAPE_CHECKER, 9, 7, 8, 1, 32},
-    {SHAPE_CHECKER, 9, 7, 4, 32, 1},
-    {SHAPE_DOTS, 9, 7, 8, 20, 1},
-    {SHAPE_SNAKE, 9, 7, 4, 1, 4 * 9 + 3},
-    {SHAPE_COMB, 9, 7, 4, 1, 9 + 5 * 5},
-    {SHAPE_U_COMB, 9, 7, 4, 1, 9 + 6 * 5},
-    {SHAPE_BORDER, 9, 7, 8, 3, 2 * 9 + 2 * 5},
-    {SHAPE_SPIRAL, 40, 30, 4, 1, 0},
-    {SHAPE_SPIRAL, 40, 30, 8, 1, 0},
+    {CIP_TEST_SHAPE_EMPTY, 9, 7, 8, 0, 0},
+    {CIP_TEST_SHAPE_FULL, 9, 7, 4, 1, 63},
+    {CIP_TEST_SHAPE_CHECKER, 9, 7, 8, 1, 32},
+    {CIP_TEST_SHAPE_CHECKER, 9, 7, 4, 32, 1},
+    {CIP_TEST_SHAPE_DOTS, 9, 7, 8, 20, 1},
+    {CIP_TEST_SHAPE_SNAKE, 9, 7, 4, 1, 4 * 9 + 3},
+    {CIP_TEST_SHAPE_COMB, 9, 7, 4, 1, 9 + 5 * 5},
+    {CIP_TEST_SHAPE_U_COMB, 9, 7, 4, 1, 9 + 6 * 5},
+    {CIP_TEST_SHAPE_BORDER, 9, 7, 8, 3, 2 * 9 + 2 * 5},
+    {CIP_TEST_SHAPE_SPIRAL, 40, 30, 4, 1, 0},
+    {CIP_TEST_SHAPE_SPIRAL, 40, 30, 8, 1, 0},
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
@@ -590,11 +500,11 @@ test_hand_computed (void)
     Table t = run (&m, NULL, cases[i].conn, 0, NULL, 100);
 
     if (t.count != cases[i].count)
-      fail ("%s: %u regions, expected %u", shape_names[cases[i].shape],
+      fail ("%s: %u regions, expected %u", cip_test_shape_names[cases[i].shape],
           t.count, cases[i].count);
     if (t.count && cases[i].first_area &&
         t.regions[0].area != cases[i].first_area)
-      fail ("%s: area %u, expected %u", shape_names[cases[i].shape],
+      fail ("%s: area %u, expected %u", cip_test_shape_names[cases[i].shape],
           t.regions[0].area, cases[i].first_area);
     g_free (t.regions);
     cip_test_image_free (&m);
@@ -603,7 +513,7 @@ test_hand_computed (void)
   /* A spiral that covers a third of a 40x30 frame is one region whose
    * first pixel is the corner. */
   {
-    CipImage m = make_shape (SHAPE_SPIRAL, 40, 30, 0);
+    CipImage m = make_shape (CIP_TEST_SHAPE_SPIRAL, 40, 30, 0);
     Table t = run (&m, NULL, 4, 0, NULL, 1);
 
     g_assert_cmpuint (t.regions[0].area, >, 400);
@@ -666,7 +576,7 @@ test_hand_computed (void)
 static void
 test_saturation (void)
 {
-  CipImage m = make_shape (SHAPE_DOTS, 600, 500, 1);
+  CipImage m = make_shape (CIP_TEST_SHAPE_DOTS, 600, 500, 1);
   CipImage g16 = gray16_like (&m, CIP_FORMAT_GRAY16);
   Table t = run (&m, NULL, 8, 0, &g16, 8);
 
