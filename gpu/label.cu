@@ -228,6 +228,18 @@ join_rows (uint32_t * s, const uint32_t * rows, int ly, int lane,
     union_shared (s, here, up + lane + 1);
 }
 
+/* Appends @entry of the lanes where @site holds to a warp's queue, in lane
+ * order; *count (the same in every lane) grows by their number. */
+template < typename T > __device__ __forceinline__ void
+warp_append (T * queue, uint32_t * count, bool site, T entry, int lane)
+{
+  uint32_t sites = __ballot_sync (FULL_WARP, site);
+
+  if (site)
+    queue[*count + __popc (sites & ((1u << lane) - 1))] = entry;
+  *count += __popc (sites);
+}
+
 #if LOCAL_QUEUE
 /* Pairs of nodes to unite, gathered row after row into a queue so that
  * every lane takes an equal share of them rather than the ones in its
@@ -238,17 +250,6 @@ join_rows (uint32_t * s, const uint32_t * rows, int ly, int lane,
 #define QUEUE_SIZE (QUEUE_FLUSH + TILE_SIZE)
 static_assert (QUEUE_SIZE - QUEUE_FLUSH >= TILE_SIZE - 1,
     "a row's pairs fit after a queue that is not yet flushed");
-
-__device__ __forceinline__ void
-queue_pair (uint32_t * queue, uint32_t * count, bool site, uint32_t here,
-    uint32_t other, int lane)
-{
-  uint32_t sites = __ballot_sync (FULL_WARP, site);
-
-  if (site)
-    queue[*count + __popc (sites & ((1u << lane) - 1))] = here << 16 | other;
-  *count += __popc (sites);
-}
 
 /* join_rows for every row of the tile, the unions taken from the queue. */
 __device__ void
@@ -265,14 +266,14 @@ join_tile_queued (uint32_t * s, const uint32_t * rows, uint32_t * queue,
     if (in_run)
       here += run_start (cur, lane);
     site = overlap & ~(overlap << 1) & bit;
-    queue_pair (queue, &count, site, here,
-        site ? up + run_start (above, lane) : 0, lane);
+    warp_append (queue, &count, site,
+        here << 16 | (site ? up + run_start (above, lane) : 0), lane);
     if (eight) {
       site = in_run && (~(cur << 1) & (above << 1) & ~above & bit);
-      queue_pair (queue, &count, site, here,
-          site ? up + run_start (above, lane - 1) : 0, lane);
+      warp_append (queue, &count, site,
+          here << 16 | (site ? up + run_start (above, lane - 1) : 0), lane);
       site = in_run && (~(cur >> 1) & (above >> 1) & ~above & bit);
-      queue_pair (queue, &count, site, here, up + lane + 1, lane);
+      warp_append (queue, &count, site, here << 16 | (up + lane + 1), lane);
     }
     if (count >= QUEUE_FLUSH || ly == TILE_SIZE - 1) {
       __syncwarp ();
@@ -352,19 +353,6 @@ local_kernel (LabelArgs p)
   }
 }
 
-#if BORDER_QUEUE
-__device__ __forceinline__ void
-queue_global_pair (uint2 * queue, uint32_t * count, bool site, uint32_t a,
-    uint32_t b, int lane)
-{
-  uint32_t sites = __ballot_sync (FULL_WARP, site);
-
-  if (site)
-    queue[*count + __popc (sites & ((1u << lane) - 1))] = make_uint2 (a, b);
-  *count += __popc (sites);
-}
-#endif
-
 /* 2. Joins across tile borders: warp 0 takes the tile's top row against
  * the row above, warp 1 its left column against the column to the left.
  * Every pair of neighbours in different tiles is one of these (the pair
@@ -412,20 +400,20 @@ border_kernel (LabelArgs p)
     uint2 *queue = queues[side];
     uint32_t count = 0;
 
-    queue_global_pair (queue, &count,
-        fg && (overlap & ~(overlap << 1) & bit), i, j, lane);
+    warp_append (queue, &count, fg && (overlap & ~(overlap << 1) & bit),
+        make_uint2 (i, j), lane);
     if (p.connectivity == 8) {
-      queue_global_pair (queue, &count,
-          fg && (~(line << 1) & (facing << 1) & ~facing & bit), i,
-          j - along, lane);
-      queue_global_pair (queue, &count,
-          fg && (~(line >> 1) & (facing >> 1) & ~facing & bit), i,
-          j + along, lane);
-      queue_global_pair (queue, &count, fg && side == 0 && lane == 0 &&
-          x0 > 0 && p.parent[j - 1] != LABEL_BACKGROUND, i, j - 1, lane);
-      queue_global_pair (queue, &count, fg && side == 0 &&
+      warp_append (queue, &count,
+          fg && (~(line << 1) & (facing << 1) & ~facing & bit),
+          make_uint2 (i, j - along), lane);
+      warp_append (queue, &count,
+          fg && (~(line >> 1) & (facing >> 1) & ~facing & bit),
+          make_uint2 (i, j + along), lane);
+      warp_append (queue, &count, fg && side == 0 && lane == 0 && x0 > 0 &&
+          p.parent[j - 1] != LABEL_BACKGROUND, make_uint2 (i, j - 1), lane);
+      warp_append (queue, &count, fg && side == 0 &&
           lane == TILE_SIZE - 1 && x0 + TILE_SIZE < p.width &&
-          p.parent[j + 1] != LABEL_BACKGROUND, i, j + 1, lane);
+          p.parent[j + 1] != LABEL_BACKGROUND, make_uint2 (i, j + 1), lane);
     }
     __syncwarp ();
     for (uint32_t k = lane; k < count; k += 32)
