@@ -16,20 +16,17 @@
  *  2. border: union-find in global memory across tile borders (Playne and
  *     Hawick 2018: a union hangs the larger root under the smaller with
  *     atomicMin, so every tree is rooted at its smallest raster index);
- *  3. compress: every pixel points at its root; roots counted per block
- *     of 1024 raster indices;
- *  4. offsets: exclusive prefix sum of those counts (one block);
- *  5. number: each root gets its id, its rank among roots in raster order,
- *     kept in its own parent word with LABEL_ID_FLAG, and its accumulator
- *     is initialised;
- *  6. stats: per 64x32 tile, each warp row groups its lanes by id
+ *  3. resolve: every pixel points at its root, and the roots get their
+ *     ids in raster order, counted by a single-pass scan with decoupled
+ *     look-back; their accumulators are initialised;
+ *  4. stats: per 64x32 tile, each warp row groups its lanes by id
  *     (__match_any_sync) and sums them with ballots, the tile merges the
  *     groups in a small shared hash table, and one set of global atomics
  *     per region and tile follows; paints @dst when nothing is filtered;
- *  7. with min_area > 1: keep flags counted per block, their prefix sum,
- *  8. finalize: the final ids, and the table written straight into the
+ *  5. with min_area > 1: keep flags counted per block, their prefix sum,
+ *  6. finalize: the final ids, and the table written straight into the
  *     caller's page-locked memory, coalesced;
- *  9. with min_area > 1 and @dst: paint with the final ids.
+ *  7. with min_area > 1 and @dst: paint with the final ids.
  *
  * The table goes straight to host memory: "All host memory allocated
  * through all devices using cudaMallocHost() and cudaHostAlloc() is always
@@ -58,25 +55,21 @@
 #ifndef LOCAL_WARPS
 #define LOCAL_WARPS 4
 #endif
-#ifndef LOCAL_QUEUE
-#define LOCAL_QUEUE 0
-#endif
-#ifndef BORDER_QUEUE
-#define BORDER_QUEUE 0
-#endif
 /* Pass 2: a warp for the tile's top row, one for its left column. */
 #define BORDER_WARPS 2
 
 /* Passes over raster indices: SCAN_CHUNK consecutive indices per block. */
 #define SCAN_THREADS 256
-#define SCAN_ITEMS 4
+#define SCAN_ITEMS 8
 #define SCAN_CHUNK (SCAN_THREADS * SCAN_ITEMS)
 #define SCAN_WARPS (SCAN_THREADS / 32)
 #define OFFSETS_THREADS 1024
 
 /* Statistics: 64x32 tiles, 8 warps, a hash table of STATS_SLOTS ids. */
 #define STATS_TILE_W 64
+#ifndef STATS_TILE_H
 #define STATS_TILE_H 32
+#endif
 #define STATS_THREADS 256
 #define STATS_SLOTS 512
 #define STATS_SLOT_BITS 9
@@ -117,11 +110,13 @@ struct LabelArgs
   uint32_t min_area;
   bool filter;
   uint32_t *parent;
-  uint32_t *pixel_offsets;      /* a word per SCAN_CHUNK pixels */
-  uint32_t *root_bits;          /* a bit per pixel: it is a root */
+  unsigned long long *chunk_states;     /* a word per SCAN_CHUNK pixels */
+  uint32_t n_chunks;
   uint32_t *region_offsets;     /* a word per REGION_THREADS regions */
   LabelAccum *regions;
-  uint32_t *counters;           /* [0]: regions, [1]: regions kept */
+  /* [0]: regions, [1]: regions kept, [2]: chunks the resolve pass has
+   * taken */
+  uint32_t *counters;
   CipRegion *table;
   uint32_t capacity;
   uint32_t *count;
@@ -129,13 +124,23 @@ struct LabelArgs
 
 /* Union-find */
 
+/* The root of @a, halving the path on the way: every other node on it is
+ * hung from its grandparent.  Parents always have smaller indices than
+ * their children, so atomicMin only ever moves a node closer to its root,
+ * and leaves alone a node that another lane has just moved further up. */
 __device__ __forceinline__ uint32_t
-find_shared (volatile uint32_t * s, uint32_t a)
+find_shared (uint32_t * s, uint32_t a)
 {
-  uint32_t p;
+  volatile uint32_t *v = s;
+  uint32_t p, g;
 
-  while ((p = s[a]) != a)
-    a = p;
+  while ((p = v[a]) != a) {
+    g = v[p];
+    if (g == p)
+      return p;
+    atomicMin (&s[a], g);
+    a = g;
+  }
   return a;
 }
 
@@ -162,14 +167,20 @@ union_shared (uint32_t * s, uint32_t a, uint32_t b)
   }
 }
 
-/* Through L2: other multiprocessors write these words. */
+/* find_shared in global memory, through L2: other multiprocessors write
+ * these words. */
 __device__ __forceinline__ uint32_t
-find_global (const uint32_t * parent, uint32_t a)
+find_global (uint32_t * parent, uint32_t a)
 {
-  uint32_t p;
+  uint32_t p, g;
 
-  while ((p = __ldcg (parent + a)) != a)
-    a = p;
+  while ((p = __ldcg (parent + a)) != a) {
+    g = __ldcg (parent + p);
+    if (g == p)
+      return p;
+    atomicMin (&parent[a], g);
+    a = g;
+  }
   return a;
 }
 
@@ -202,32 +213,6 @@ run_start (uint32_t row, int lane)
   return 31 - __clz (starts & (FULL_WARP >> (31 - lane)));
 }
 
-/* Joins the runs of tile row @ly with those of row @ly - 1 that touch
- * them, one union per pair of runs: where their overlap begins, or, for
- * runs that touch only diagonally (8-connectivity), at the end pixel of
- * the lower run next to the upper one.  Only the first pixel of a run is
- * a node. */
-__device__ void
-join_rows (uint32_t * s, const uint32_t * rows, int ly, int lane,
-    bool eight)
-{
-  uint32_t cur = rows[ly], above = rows[ly - 1], bit = 1u << lane;
-  uint32_t overlap = cur & above;
-  uint32_t here = ly * TILE_SIZE, up = (ly - 1) * TILE_SIZE;
-
-  if (!(cur & bit))
-    return;
-  here += run_start (cur, lane);
-  if (overlap & ~(overlap << 1) & bit)
-    union_shared (s, here, up + run_start (above, lane));
-  if (!eight)
-    return;
-  if (~(cur << 1) & (above << 1) & ~above & bit)
-    union_shared (s, here, up + run_start (above, lane - 1));
-  if (~(cur >> 1) & (above >> 1) & ~above & bit)
-    union_shared (s, here, up + lane + 1);
-}
-
 /* Appends @entry of the lanes where @site holds to a warp's queue, in lane
  * order; *count (the same in every lane) grows by their number. */
 template < typename T > __device__ __forceinline__ void
@@ -240,7 +225,6 @@ warp_append (T * queue, uint32_t * count, bool site, T entry, int lane)
   *count += __popc (sites);
 }
 
-#if LOCAL_QUEUE
 /* Pairs of nodes to unite, gathered row after row into a queue so that
  * every lane takes an equal share of them rather than the ones in its
  * column.  A row adds one per pair of touching runs: the pairs of two
@@ -287,7 +271,6 @@ join_tile_queued (uint32_t * s, const uint32_t * rows, uint32_t * queue,
     }
   }
 }
-#endif
 
 /* 1. Each tile on its own, one warp per tile: parent[] := global index of
  * the smallest pixel of the pixel's region within the tile, or
@@ -300,14 +283,21 @@ local_kernel (LabelArgs p)
 {
   __shared__ uint32_t forests[LOCAL_WARPS][TILE_SIZE * TILE_SIZE];
   __shared__ uint32_t row_masks[LOCAL_WARPS][TILE_SIZE];
-#if LOCAL_QUEUE
   __shared__ uint32_t queues[LOCAL_WARPS][QUEUE_SIZE];
-#endif
   int lane = threadIdx.x, warp = threadIdx.y;
   int x0 = (blockIdx.x * LOCAL_WARPS + warp) * TILE_SIZE;
   int y0 = blockIdx.y * TILE_SIZE, x = x0 + lane;
   uint32_t *s = forests[warp], *rows = row_masks[warp];
   bool eight = p.connectivity == 8;
+  uint32_t t = (blockIdx.y * gridDim.x + blockIdx.x) * LOCAL_WARPS * 32 +
+      warp * 32 + lane;
+
+  /* The resolve pass's look-back starts from nothing: this grid has a
+   * thread for every chunk: one per 32 pixels, a chunk per SCAN_CHUNK. */
+  if (t < p.n_chunks)
+    p.chunk_states[t] = 0;
+  if (t == 0)
+    p.counters[2] = 0;
 
   /* Whole warps leave: the warps of a block never wait for each other. */
   if (x0 >= p.width)
@@ -329,20 +319,18 @@ local_kernel (LabelArgs p)
   }
   __syncwarp ();
 
-#if LOCAL_QUEUE
   join_tile_queued (s, rows, queues[warp], lane, eight);
-#else
-  for (int ly = 1; ly < TILE_SIZE; ly++)
-    join_rows (s, rows, ly, lane, eight);
-#endif
   __syncwarp ();
 
+  /* Every pixel takes the root of its run's node; the finds halve the
+   * paths, so the rows below find their roots sooner. */
   for (int ly = 0; ly < TILE_SIZE; ly++) {
     int y = y0 + ly;
     uint32_t row = rows[ly], bit = 1u << lane, root = 0;
     int first = row & bit ? run_start (row, lane) : lane;
+    bool node = first == lane && (row & bit);
 
-    if (first == lane && (row & bit))
+    if (node)
       root = find_shared (s, ly * TILE_SIZE + lane);
     root = __shfl_sync (FULL_WARP, root, first);
     if (x >= p.width || y >= p.height)
@@ -365,10 +353,14 @@ local_kernel (LabelArgs p)
 __global__ void
 border_kernel (LabelArgs p)
 {
+  /* A warp's unions, gathered so that its lanes share them evenly: a line
+   * holds at most 31 pairs of touching runs, plus two corners. */
+  __shared__ uint2 queues[BORDER_WARPS][2 * TILE_SIZE];
   int x0 = blockIdx.x * TILE_SIZE, y0 = blockIdx.y * TILE_SIZE;
   int lane = threadIdx.x & 31, side = threadIdx.x >> 5;
   uint32_t w = p.width, bit = 1u << lane, along, i, j;
-  uint32_t line, facing, overlap;
+  uint32_t line, facing, overlap, count = 0;
+  uint2 *queue = queues[side];
   bool in, fg = false, fg_facing = false;
 
   if (x0 >= p.width || y0 >= p.height)
@@ -392,68 +384,98 @@ border_kernel (LabelArgs p)
   line = __ballot_sync (FULL_WARP, fg);
   facing = __ballot_sync (FULL_WARP, fg_facing);
   overlap = line & facing;
-#if BORDER_QUEUE
-  {
-    /* The warp's unions, gathered and shared evenly among the lanes: a
-     * line holds at most 31 pairs of touching runs, plus two corners. */
-    __shared__ uint2 queues[BORDER_WARPS][2 * TILE_SIZE];
-    uint2 *queue = queues[side];
-    uint32_t count = 0;
 
-    warp_append (queue, &count, fg && (overlap & ~(overlap << 1) & bit),
-        make_uint2 (i, j), lane);
-    if (p.connectivity == 8) {
-      warp_append (queue, &count,
-          fg && (~(line << 1) & (facing << 1) & ~facing & bit),
-          make_uint2 (i, j - along), lane);
-      warp_append (queue, &count,
-          fg && (~(line >> 1) & (facing >> 1) & ~facing & bit),
-          make_uint2 (i, j + along), lane);
-      warp_append (queue, &count, fg && side == 0 && lane == 0 && x0 > 0 &&
-          p.parent[j - 1] != LABEL_BACKGROUND, make_uint2 (i, j - 1), lane);
-      warp_append (queue, &count, fg && side == 0 &&
-          lane == TILE_SIZE - 1 && x0 + TILE_SIZE < p.width &&
-          p.parent[j + 1] != LABEL_BACKGROUND, make_uint2 (i, j + 1), lane);
-    }
-    __syncwarp ();
-    for (uint32_t k = lane; k < count; k += 32)
-      union_global (p.parent, queue[k].x, queue[k].y);
-    return;
+  warp_append (queue, &count, fg && (overlap & ~(overlap << 1) & bit),
+      make_uint2 (i, j), lane);
+  if (p.connectivity == 8) {
+    warp_append (queue, &count,
+        fg && (~(line << 1) & (facing << 1) & ~facing & bit),
+        make_uint2 (i, j - along), lane);
+    warp_append (queue, &count,
+        fg && (~(line >> 1) & (facing >> 1) & ~facing & bit),
+        make_uint2 (i, j + along), lane);
+    warp_append (queue, &count, fg && side == 0 && lane == 0 && x0 > 0 &&
+        p.parent[j - 1] != LABEL_BACKGROUND, make_uint2 (i, j - 1), lane);
+    warp_append (queue, &count, fg && side == 0 && lane == TILE_SIZE - 1 &&
+        x0 + TILE_SIZE < p.width && p.parent[j + 1] != LABEL_BACKGROUND,
+        make_uint2 (i, j + 1), lane);
   }
-#endif
-  if (!fg)
-    return;
-
-  if (overlap & ~(overlap << 1) & bit)
-    union_global (p.parent, i, j);
-  if (p.connectivity != 8)
-    return;
-  if (~(line << 1) & (facing << 1) & ~facing & bit)
-    union_global (p.parent, i, j - along);
-  if (~(line >> 1) & (facing >> 1) & ~facing & bit)
-    union_global (p.parent, i, j + along);
-  if (side == 0 && lane == 0 && x0 > 0 &&
-      p.parent[j - 1] != LABEL_BACKGROUND)
-    union_global (p.parent, i, j - 1);
-  if (side == 0 && lane == TILE_SIZE - 1 && x0 + TILE_SIZE < p.width &&
-      p.parent[j + 1] != LABEL_BACKGROUND)
-    union_global (p.parent, i, j + 1);
+  __syncwarp ();
+  for (uint32_t k = lane; k < count; k += 32)
+    union_global (p.parent, queue[k].x, queue[k].y);
 }
 
-/* 3. parent[i] := root of i; pixel_offsets[block] := roots in the block's
- * SCAN_CHUNK indices; root_bits := which pixels are roots.  Concurrent
- * shortcuts only ever replace a parent by one of its ancestors, so every
- * path still ends at the root.  A thread's SCAN_ITEMS parents, and then
- * their parents, are loaded together: most paths are one or two steps
- * long. */
-__global__ void
-compress_kernel (LabelArgs p)
-{
-  uint32_t base = blockIdx.x * SCAN_CHUNK, roots = 0, root_word;
-  uint32_t first[SCAN_ITEMS], up[SCAN_ITEMS];
+/* Look-back states of the resolve pass's chunks: a chunk's count of roots
+ * with, above it, whether that count is its own or includes every chunk
+ * before it.  Zero means not yet published. */
+#define CHUNK_OWN (1ull << 32)
+#define CHUNK_PREFIX (2ull << 32)
 
-  if (base >= p.n_pixels)
-    return;
+/* The number of roots in the chunks before @chunk, by decoupled look-back
+ * (Merrill and Garland 2016), called by a whole warp: it publishes
+ * @roots, then sums its predecessors' counts, 32 at a time, back to the
+ * nearest one that includes all before it.  Chunks are numbered in the
+ * order their blocks start, so every chunk waited on belongs to a block
+ * already running. */
+__device__ uint32_t
+chunk_lookback (unsigned long long *states, uint32_t chunk, uint32_t roots)
+{
+  volatile unsigned long long *v = states;
+  int lane = threadIdx.x & 31;
+  uint32_t before = 0;
+  int64_t end = chunk;
+
+  if (lane == 0)
+    v[chunk] = (chunk == 0 ? CHUNK_PREFIX : CHUNK_OWN) | roots;
+  while (end > 0) {
+    int64_t i = end - 1 - lane;
+    unsigned long long state;
+    uint32_t prefixes, count;
+
+    do
+      state = i >= 0 ? v[i] : CHUNK_PREFIX;
+    while (__any_sync (FULL_WARP, state == 0));
+
+    /* Lanes up to the nearest prefix count; lane 0 is the nearest chunk. */
+    prefixes = __ballot_sync (FULL_WARP, state >= CHUNK_PREFIX);
+    count = (uint32_t) state;
+    if (prefixes && lane > __ffs (prefixes) - 1)
+      count = 0;
+    for (int d = 16; d > 0; d >>= 1)
+      count += __shfl_xor_sync (FULL_WARP, count, d);
+    before += count;
+    if (prefixes)
+      break;
+    end -= 32;
+  }
+  if (lane == 0 && chunk > 0)
+    v[chunk] = CHUNK_PREFIX | (before + roots);
+  return before;
+}
+
+/* 3. parent[i] := root of i, and the roots, in raster order, get ids
+ * 1..N: parent[root] := id with LABEL_ID_FLAG, and their accumulators
+ * start empty.  A block takes SCAN_CHUNK consecutive pixels, in the order
+ * blocks start; the ids before its chunk come by look-back.  A path may
+ * end at a root that another chunk has already numbered: a word with
+ * LABEL_ID_FLAG ends it too.  Concurrent shortcuts only ever replace a
+ * parent by one of its ancestors, so every path still ends at the root.
+ * A thread's SCAN_ITEMS parents, and then their parents, are loaded
+ * together: most paths are one or two steps long. */
+__global__ void
+resolve_kernel (LabelArgs p)
+{
+  __shared__ uint32_t warp_roots[SCAN_ITEMS][SCAN_WARPS];
+  __shared__ uint32_t chunk_shared, before_shared;
+  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  uint32_t first[SCAN_ITEMS], up[SCAN_ITEMS], ballots[SCAN_ITEMS];
+  uint32_t chunk, base, next, roots = 0;
+
+  if (threadIdx.x == 0)
+    chunk_shared = atomicAdd (&p.counters[2], 1);
+  __syncthreads ();
+  chunk = chunk_shared;
+  base = chunk * SCAN_CHUNK;
 
 #pragma unroll
   for (int k = 0; k < SCAN_ITEMS; k++) {
@@ -472,7 +494,7 @@ compress_kernel (LabelArgs p)
     if (first[k] != LABEL_BACKGROUND) {
       uint32_t r = first[k], q = up[k];
 
-      while (q != r) {
+      while (q != r && !(q & LABEL_ID_FLAG)) {
         r = q;
         q = p.parent[r];
       }
@@ -480,14 +502,51 @@ compress_kernel (LabelArgs p)
         p.parent[i] = r;
       is_root = r == i;
     }
-    /* A warp's 32 consecutive pixels: one word of root_bits. */
-    root_word = __ballot_sync (FULL_WARP, is_root);
-    if ((threadIdx.x & 31) == 0 && i < p.n_pixels)
-      p.root_bits[i / 32] = root_word;
-    roots += __syncthreads_count (is_root);
+    ballots[k] = __ballot_sync (FULL_WARP, is_root);
+    if (lane == 0)
+      warp_roots[k][warp] = __popc (ballots[k]);
   }
-  if (threadIdx.x == 0)
-    p.pixel_offsets[blockIdx.x] = roots;
+  __syncthreads ();
+
+#pragma unroll
+  for (int k = 0; k < SCAN_ITEMS; k++)
+    for (int w = 0; w < SCAN_WARPS; w++)
+      roots += warp_roots[k][w];
+  if (warp == 0) {
+    uint32_t before = chunk_lookback (p.chunk_states, chunk, roots);
+
+    if (lane == 0) {
+      before_shared = before;
+      if (base + SCAN_CHUNK >= p.n_pixels)
+        p.counters[0] = before + roots;
+    }
+  }
+  __syncthreads ();
+
+  /* Raster order within the chunk: item, then warp, then lane. */
+  next = before_shared + 1;
+#pragma unroll
+  for (int k = 0; k < SCAN_ITEMS; k++) {
+    uint32_t i = base + k * SCAN_THREADS + threadIdx.x;
+
+    if (ballots[k] >> lane & 1) {
+      uint32_t id = next + __popc (ballots[k] & ((1u << lane) - 1));
+      LabelAccum *r;
+
+      for (int w = 0; w < warp; w++)
+        id += warp_roots[k][w];
+      r = &p.regions[id - 1];
+      p.parent[i] = id | LABEL_ID_FLAG;
+      r->sum_x = r->sum_y = r->sum_intensity = 0;
+      r->area = 0;
+      r->left = UINT32_MAX;
+      r->right = r->bottom = 0;
+      r->root = i;
+      r->final_id = id;
+    }
+    for (int w = 0; w < SCAN_WARPS; w++)
+      next += warp_roots[k][w];
+  }
 }
 
 /* Inclusive prefix sum over a block of OFFSETS_THREADS. */
@@ -520,7 +579,7 @@ block_scan_1024 (uint32_t value, uint32_t * warp_sums)
   return warp > 0 ? value + warp_sums[warp - 1] : value;
 }
 
-/* 4 and 7. counts[0..n) := their exclusive prefix sum, *total := their
+/* 5. counts[0..n) := their exclusive prefix sum, *total := their
  * sum.  One block; each thread takes a run of consecutive counts. */
 __global__ void
 offsets_kernel (uint32_t * counts, uint32_t n, uint32_t * total)
@@ -568,47 +627,7 @@ block_rank (bool flag, uint32_t * warp_counts, uint32_t * total)
   return before + __popc (ballot & ((1u << lane) - 1));
 }
 
-/* 5. Roots in raster order get ids 1..N: parent[root] := id with
- * LABEL_ID_FLAG, and their accumulators start empty. */
-__global__ void
-number_kernel (LabelArgs p)
-{
-  __shared__ uint32_t warp_counts[SCAN_WARPS];
-  uint32_t base = blockIdx.x * SCAN_CHUNK;
-  uint32_t next = p.pixel_offsets[blockIdx.x] + 1;
-  bool is_root[SCAN_ITEMS];
-
-  if (base >= p.n_pixels)
-    return;
-
-  /* A word of root_bits per warp and item, not a parent per pixel. */
-#pragma unroll
-  for (int k = 0; k < SCAN_ITEMS; k++) {
-    uint32_t i = base + k * SCAN_THREADS + threadIdx.x;
-
-    is_root[k] = i < p.n_pixels && (p.root_bits[i / 32] >> (i & 31) & 1);
-  }
-#pragma unroll
-  for (int k = 0; k < SCAN_ITEMS; k++) {
-    uint32_t i = base + k * SCAN_THREADS + threadIdx.x, chunk_roots;
-    uint32_t id = next + block_rank (is_root[k], warp_counts, &chunk_roots);
-
-    if (is_root[k]) {
-      LabelAccum *r = &p.regions[id - 1];
-
-      p.parent[i] = id | LABEL_ID_FLAG;
-      r->sum_x = r->sum_y = r->sum_intensity = 0;
-      r->area = 0;
-      r->left = UINT32_MAX;
-      r->right = r->bottom = 0;
-      r->root = i;
-      r->final_id = id;
-    }
-    next += chunk_roots;
-  }
-}
-
-/* The id of pixel @i, 0 for background; valid after number_kernel. */
+/* The id of pixel @i, 0 for background; valid after resolve_kernel. */
 __device__ __forceinline__ uint32_t
 pixel_id (const uint32_t * parent, uint32_t i)
 {
@@ -687,7 +706,7 @@ accumulate_global (LabelAccum * r, uint32_t area, uint32_t left,
   atomicAdd (&r->sum_intensity, sum_intensity);
 }
 
-/* 6. Statistics of a 64x32 tile; warp w takes the 32-pixel row segments
+/* 4. Statistics of a 64x32 tile; warp w takes the 32-pixel row segments
  * w, w + 8, ... */
 __global__ void
 stats_kernel (LabelArgs p, bool paint)
@@ -794,7 +813,7 @@ stats_kernel (LabelArgs p, bool paint)
           right[s], bottom[s], sum_x[s], sum_y[s], sum_intensity[s]);
 }
 
-/* 7. Regions kept by min_area, counted per chunk of REGION_THREADS. */
+/* 5. Regions kept by min_area, counted per chunk of REGION_THREADS. */
 __global__ void
 keep_count_kernel (LabelArgs p, uint32_t n_chunks)
 {
@@ -808,7 +827,7 @@ keep_count_kernel (LabelArgs p, uint32_t n_chunks)
   }
 }
 
-/* 8. Final ids, and the table: the kept regions of a chunk of
+/* 6. Final ids, and the table: the kept regions of a chunk of
  * REGION_THREADS have consecutive ids, so they are gathered in shared
  * memory and written out as consecutive 8-byte words.  A grid sized for
  * the device strides over the chunks that hold regions. */
@@ -865,7 +884,7 @@ finalize_kernel (LabelArgs p)
   }
 }
 
-/* 9. The label image with the final ids. */
+/* 7. The label image with the final ids. */
 __global__ void
 paint_kernel (LabelArgs p)
 {
@@ -920,15 +939,15 @@ cip_label (const CipImage * mask, const CipImage * intensity,
       (size_t) p.n_pixels * sizeof (uint32_t), &parent);
   if (status == CIP_OK)
     status = cip_cuda_scratch (stream, CIP_SCRATCH_LABEL_IDS,
-        (n_pixel_blocks + (size_t) CIP_DIV_UP (max_regions,
-                REGION_THREADS) + CIP_DIV_UP (p.n_pixels, 32)) *
-        sizeof (uint32_t), &offsets);
+        n_pixel_blocks * sizeof (unsigned long long) +
+        CIP_DIV_UP (max_regions, REGION_THREADS) * sizeof (uint32_t),
+        &offsets);
   if (status == CIP_OK)
     status = cip_cuda_scratch (stream, CIP_SCRATCH_LABEL_REGIONS,
         (size_t) max_regions * sizeof (LabelAccum), &regions);
   if (status == CIP_OK)
     status = cip_cuda_scratch (stream, CIP_SCRATCH_LABEL_EXTRA,
-        2 * sizeof (uint32_t), &counters);
+        3 * sizeof (uint32_t), &counters);
   if (status != CIP_OK)
     return status;
 
@@ -942,10 +961,9 @@ cip_label (const CipImage * mask, const CipImage * intensity,
   p.dst_aligned = dst && cip_rows_aligned (dst,
       dst->format == CIP_FORMAT_RGBA ? 4 : 2);
   p.parent = (uint32_t *) parent;
-  p.pixel_offsets = (uint32_t *) offsets;
-  p.region_offsets = p.pixel_offsets + n_pixel_blocks;
-  /* Last in the offsets scratch, ceil (n_pixels / 32) words. */
-  p.root_bits = p.region_offsets + CIP_DIV_UP (max_regions, REGION_THREADS);
+  p.chunk_states = (unsigned long long *) offsets;
+  p.n_chunks = n_pixel_blocks;
+  p.region_offsets = (uint32_t *) (p.chunk_states + n_pixel_blocks);
   p.regions = (LabelAccum *) regions;
   p.counters = (uint32_t *) counters;
   p.table = table->regions;
@@ -959,13 +977,8 @@ cip_label (const CipImage * mask, const CipImage * intensity,
   CIP_CUDA_TRY_LAUNCH (stream, "label local kernel");
   border_kernel <<<tiles, BORDER_WARPS * 32, 0, s >>> (p);
   CIP_CUDA_TRY_LAUNCH (stream, "label border kernel");
-  compress_kernel <<<n_pixel_blocks, SCAN_THREADS, 0, s >>> (p);
-  CIP_CUDA_TRY_LAUNCH (stream, "label compress kernel");
-  offsets_kernel <<<1, OFFSETS_THREADS, 0, s >>> (p.pixel_offsets,
-      n_pixel_blocks, &p.counters[0]);
-  CIP_CUDA_TRY_LAUNCH (stream, "label offsets kernel");
-  number_kernel <<<n_pixel_blocks, SCAN_THREADS, 0, s >>> (p);
-  CIP_CUDA_TRY_LAUNCH (stream, "label number kernel");
+  resolve_kernel <<<n_pixel_blocks, SCAN_THREADS, 0, s >>> (p);
+  CIP_CUDA_TRY_LAUNCH (stream, "label resolve kernel");
   stats_kernel <<<dim3 (CIP_DIV_UP (p.width, STATS_TILE_W),
           CIP_DIV_UP (p.height, STATS_TILE_H)), STATS_THREADS, 0, s >>> (p,
       dst != NULL && !p.filter);
