@@ -49,12 +49,11 @@
 
 #define FULL_WARP 0xffffffffu
 
-/* Pass 1 and 2: 32x32 tiles; pass 1 takes one per warp, LOCAL_WARPS side
- * by side per block. */
+/* Pass 1 and 2: 32x32 tiles; pass 1 takes one per block, TILE_WARPS
+ * warps per tile. */
 #define TILE_SIZE 32
-#ifndef LOCAL_WARPS
-#define LOCAL_WARPS 4
-#endif
+#define TILE_WARPS 4
+#define BAND_ROWS (TILE_SIZE / TILE_WARPS)
 /* Pass 2: a warp for the tile's top row, one for its left column. */
 #define BORDER_WARPS 2
 
@@ -225,24 +224,28 @@ warp_append (T * queue, uint32_t * count, bool site, T entry, int lane)
   *count += __popc (sites);
 }
 
-/* Pairs of nodes to unite, gathered row after row into a queue so that
- * every lane takes an equal share of them rather than the ones in its
- * column.  A row adds one per pair of touching runs: the pairs of two
- * rows form a forest without crossings (two pairs cannot swap order), so
- * there are at most 16 + 16 - 1 = 31 of them. */
+/* Pairs of nodes to unite, gathered row after row.  A row adds one per
+ * pair of touching runs: the pairs of two rows form a forest without
+ * crossings (two pairs cannot swap order), so there are at most
+ * 16 + 16 - 1 = 31 of them. */
 #define QUEUE_FLUSH 256
 #define QUEUE_SIZE (QUEUE_FLUSH + TILE_SIZE)
 static_assert (QUEUE_SIZE - QUEUE_FLUSH >= TILE_SIZE - 1,
     "a row's pairs fit after a queue that is not yet flushed");
 
-/* join_rows for every row of the tile, the unions taken from the queue. */
+/* Joins each row from @first to @last of a tile to the row above: one
+ * union per pair of runs that touch, where their overlap begins, or, for
+ * runs that touch only diagonally (8-connectivity), at the end pixel of
+ * the lower run next to the upper one.  Only the first pixel of a run is
+ * a node.  The pairs go through @queue, a warp's, so that every lane
+ * takes an equal share of the unions rather than those in its column. */
 __device__ void
-join_tile_queued (uint32_t * s, const uint32_t * rows, uint32_t * queue,
-    int lane, bool eight)
+join_rows (uint32_t * s, const uint32_t * rows, uint32_t * queue,
+    int first, int last, int lane, bool eight)
 {
   uint32_t count = 0, bit = 1u << lane;
 
-  for (int ly = 1; ly < TILE_SIZE; ly++) {
+  for (int ly = first; ly <= last; ly++) {
     uint32_t cur = rows[ly], above = rows[ly - 1], overlap = cur & above;
     uint32_t here = ly * TILE_SIZE, up = (ly - 1) * TILE_SIZE;
     bool in_run = cur & bit, site;
@@ -259,7 +262,7 @@ join_tile_queued (uint32_t * s, const uint32_t * rows, uint32_t * queue,
       site = in_run && (~(cur >> 1) & (above >> 1) & ~above & bit);
       warp_append (queue, &count, site, here << 16 | (up + lane + 1), lane);
     }
-    if (count >= QUEUE_FLUSH || ly == TILE_SIZE - 1) {
+    if (count >= QUEUE_FLUSH || ly == last) {
       __syncwarp ();
       for (uint32_t j = lane; j < count; j += 32) {
         uint32_t e = queue[j];
@@ -272,25 +275,26 @@ join_tile_queued (uint32_t * s, const uint32_t * rows, uint32_t * queue,
   }
 }
 
-/* 1. Each tile on its own, one warp per tile: parent[] := global index of
- * the smallest pixel of the pixel's region within the tile, or
- * LABEL_BACKGROUND.  Each tile row is a bit mask; the first pixel of a run
- * is a node, the others stand for it.  The warp joins every row to the one
- * above, top to bottom, with no barrier: unions may run in any order, and
- * a tile per warp keeps many tiles in flight on each multiprocessor. */
+/* 1. Each tile on its own: parent[] := global index of the smallest pixel
+ * of the pixel's region within the tile, or LABEL_BACKGROUND.  Each tile
+ * row is a bit mask; the first pixel of a run is a node, the others stand
+ * for it.  TILE_WARPS warps share a tile, a band of BAND_ROWS rows each:
+ * a warp joins the rows of its band top to bottom, then, once every band
+ * is done, its first row to the band above.  Unions may run in any order;
+ * short bands keep many warps in flight on each multiprocessor. */
 __global__ void
 local_kernel (LabelArgs p)
 {
-  __shared__ uint32_t forests[LOCAL_WARPS][TILE_SIZE * TILE_SIZE];
-  __shared__ uint32_t row_masks[LOCAL_WARPS][TILE_SIZE];
-  __shared__ uint32_t queues[LOCAL_WARPS][QUEUE_SIZE];
-  int lane = threadIdx.x, warp = threadIdx.y;
-  int x0 = (blockIdx.x * LOCAL_WARPS + warp) * TILE_SIZE;
-  int y0 = blockIdx.y * TILE_SIZE, x = x0 + lane;
-  uint32_t *s = forests[warp], *rows = row_masks[warp];
+  __shared__ uint32_t s[TILE_SIZE * TILE_SIZE];
+  __shared__ uint32_t rows[TILE_SIZE];
+  __shared__ uint32_t queues[TILE_WARPS][QUEUE_SIZE];
+  int lane = threadIdx.x, band = threadIdx.y;
+  int x0 = blockIdx.x * TILE_SIZE, y0 = blockIdx.y * TILE_SIZE;
+  int x = x0 + lane, top = band * BAND_ROWS, bottom = top + BAND_ROWS - 1;
+  uint32_t *queue = queues[band];
   bool eight = p.connectivity == 8;
-  uint32_t t = (blockIdx.y * gridDim.x + blockIdx.x) * LOCAL_WARPS * 32 +
-      warp * 32 + lane;
+  uint32_t t = ((blockIdx.y * gridDim.x + blockIdx.x) * TILE_WARPS +
+      band) * 32 + lane;
 
   /* The resolve pass's look-back starts from nothing: this grid has a
    * thread for every chunk: one per 32 pixels, a chunk per SCAN_CHUNK. */
@@ -299,32 +303,30 @@ local_kernel (LabelArgs p)
   if (t == 0)
     p.counters[2] = 0;
 
-  /* Whole warps leave: the warps of a block never wait for each other. */
-  if (x0 >= p.width)
-    return;
-
-  /* All the tile's loads in flight at once. */
-  bool fg[TILE_SIZE];
+  /* All the band's loads in flight at once. */
+  bool fg[BAND_ROWS];
 #pragma unroll
-  for (int ly = 0; ly < TILE_SIZE; ly++)
-    fg[ly] = x < p.width && y0 + ly < p.height &&
-        p.mask[(size_t) (y0 + ly) * p.mask_stride + x] != 0;
+  for (int k = 0; k < BAND_ROWS; k++)
+    fg[k] = x < p.width && y0 + top + k < p.height &&
+        p.mask[(size_t) (y0 + top + k) * p.mask_stride + x] != 0;
 #pragma unroll
-  for (int ly = 0; ly < TILE_SIZE; ly++) {
-    uint32_t row = __ballot_sync (FULL_WARP, fg[ly]);
+  for (int k = 0; k < BAND_ROWS; k++) {
+    uint32_t row = __ballot_sync (FULL_WARP, fg[k]);
 
-    s[ly * TILE_SIZE + lane] = ly * TILE_SIZE + lane;
+    s[(top + k) * TILE_SIZE + lane] = (top + k) * TILE_SIZE + lane;
     if (lane == 0)
-      rows[ly] = row;
+      rows[top + k] = row;
   }
   __syncwarp ();
-
-  join_tile_queued (s, rows, queues[warp], lane, eight);
-  __syncwarp ();
+  join_rows (s, rows, queue, top + 1, bottom, lane, eight);
+  __syncthreads ();
+  if (band > 0)
+    join_rows (s, rows, queue, top, top, lane, eight);
+  __syncthreads ();
 
   /* Every pixel takes the root of its run's node; the finds halve the
    * paths, so the rows below find their roots sooner. */
-  for (int ly = 0; ly < TILE_SIZE; ly++) {
+  for (int ly = top; ly <= bottom; ly++) {
     int y = y0 + ly;
     uint32_t row = rows[ly], bit = 1u << lane, root = 0;
     int first = row & bit ? run_start (row, lane) : lane;
@@ -711,11 +713,13 @@ accumulate_global (LabelAccum * r, uint32_t area, uint32_t left,
 __global__ void
 stats_kernel (LabelArgs p, bool paint)
 {
+  /* Positions from the tile's corner: every sum over a tile fits in 32
+   * bits, and 32-bit shared atomics are single instructions. */
   __shared__ uint32_t keys[STATS_SLOTS];
   __shared__ uint32_t area[STATS_SLOTS], left[STATS_SLOTS];
   __shared__ uint32_t right[STATS_SLOTS], bottom[STATS_SLOTS];
-  __shared__ unsigned long long sum_x[STATS_SLOTS], sum_y[STATS_SLOTS];
-  __shared__ unsigned long long sum_intensity[STATS_SLOTS];
+  __shared__ uint32_t sum_x[STATS_SLOTS], sum_y[STATS_SLOTS];
+  __shared__ uint32_t sum_intensity[STATS_SLOTS];
   int x0 = blockIdx.x * STATS_TILE_W, y0 = blockIdx.y * STATS_TILE_H;
   int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 
@@ -796,21 +800,22 @@ stats_kernel (LabelArgs p, bool paint)
         continue;
       }
       atomicAdd (&area[slot], n);
-      atomicMin (&left[slot], (uint32_t) x);
-      atomicMax (&right[slot], (uint32_t) (xb + 31 - __clz (peers)));
-      atomicMax (&bottom[slot], (uint32_t) y);
-      atomicAdd (&sum_x[slot],
-          (unsigned long long) n * xb + peer_lane_sum (peers));
-      atomicAdd (&sum_y[slot], (unsigned long long) n * y);
-      atomicAdd (&sum_intensity[slot], (unsigned long long) value);
+      atomicMin (&left[slot], (uint32_t) (x - x0));
+      atomicMax (&right[slot], (uint32_t) (xb - x0 + 31 - __clz (peers)));
+      atomicMax (&bottom[slot], (uint32_t) (y - y0));
+      atomicAdd (&sum_x[slot], n * (xb - x0) + peer_lane_sum (peers));
+      atomicAdd (&sum_y[slot], n * (y - y0));
+      atomicAdd (&sum_intensity[slot], value);
     }
   }
   __syncthreads ();
 
   for (int s = threadIdx.x; s < STATS_SLOTS; s += STATS_THREADS)
     if (keys[s])
-      accumulate_global (&p.regions[keys[s] - 1], area[s], left[s],
-          right[s], bottom[s], sum_x[s], sum_y[s], sum_intensity[s]);
+      accumulate_global (&p.regions[keys[s] - 1], area[s], x0 + left[s],
+          x0 + right[s], y0 + bottom[s],
+          sum_x[s] + (unsigned long long) area[s] * x0,
+          sum_y[s] + (unsigned long long) area[s] * y0, sum_intensity[s]);
 }
 
 /* 5. Regions kept by min_area, counted per chunk of REGION_THREADS. */
@@ -972,8 +977,7 @@ cip_label (const CipImage * mask, const CipImage * intensity,
 
   tiles = dim3 (CIP_DIV_UP (p.width, TILE_SIZE),
       CIP_DIV_UP (p.height, TILE_SIZE));
-  local_kernel <<<dim3 (CIP_DIV_UP (tiles.x, LOCAL_WARPS), tiles.y),
-      dim3 (32, LOCAL_WARPS), 0, s >>> (p);
+  local_kernel <<<tiles, dim3 (32, TILE_WARPS), 0, s >>> (p);
   CIP_CUDA_TRY_LAUNCH (stream, "label local kernel");
   border_kernel <<<tiles, BORDER_WARPS * 32, 0, s >>> (p);
   CIP_CUDA_TRY_LAUNCH (stream, "label border kernel");
