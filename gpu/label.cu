@@ -10,25 +10,23 @@
 /* Connected-component labelling with region statistics, a fixed sequence
  * of launches whatever the content:
  *
- *  1. local: union-find in shared memory inside each 32x32 tile, over
- *     runs of pixels in a row, the rows joined pairwise in five rounds;
+ *  1. local: union-find in shared memory inside each 32x32 tile, a warp
+ *     per tile, over runs of pixels in a row, each row joined to the one
+ *     above;
  *  2. border: union-find in global memory across tile borders (Playne and
  *     Hawick 2018: a union hangs the larger root under the smaller with
  *     atomicMin, so every tree is rooted at its smallest raster index);
- *  3. compress: every pixel points at its root; roots counted per block
- *     of 1024 raster indices;
- *  4. offsets: exclusive prefix sum of those counts (one block);
- *  5. number: each root gets its id, its rank among roots in raster order,
- *     kept in its own parent word with LABEL_ID_FLAG, and its accumulator
- *     is initialised;
- *  6. stats: per 64x32 tile, each warp row groups its lanes by id
+ *  3. resolve: every pixel points at its root, and the roots get their
+ *     ids in raster order, counted by a single-pass scan with decoupled
+ *     look-back; their accumulators are initialised;
+ *  4. stats: per 64x32 tile, each warp row groups its lanes by id
  *     (__match_any_sync) and sums them with ballots, the tile merges the
  *     groups in a small shared hash table, and one set of global atomics
  *     per region and tile follows; paints @dst when nothing is filtered;
- *  7. with min_area > 1: keep flags counted per block, their prefix sum,
- *  8. finalize: the final ids, and the table written straight into the
+ *  5. with min_area > 1: keep flags counted per block, their prefix sum,
+ *  6. finalize: the final ids, and the table written straight into the
  *     caller's page-locked memory, coalesced;
- *  9. with min_area > 1 and @dst: paint with the final ids.
+ *  7. with min_area > 1 and @dst: paint with the final ids.
  *
  * The table goes straight to host memory: "All host memory allocated
  * through all devices using cudaMallocHost() and cudaHostAlloc() is always
@@ -51,24 +49,36 @@
 
 #define FULL_WARP 0xffffffffu
 
-/* Pass 1 and 2: 32x32 tiles, a 32x8 block each. */
+/* Pass 1 and 2: 32x32 tiles; pass 1 takes one per block, TILE_WARPS
+ * warps per tile. */
 #define TILE_SIZE 32
-#define LOCAL_ROWS (TILE_SIZE / CIP_BLOCK_Y)
+#define TILE_WARPS 4
+#define BAND_ROWS (TILE_SIZE / TILE_WARPS)
+/* Pass 2: a warp for the tile's top row, one for its left column. */
+#define BORDER_WARPS 2
 
 /* Passes over raster indices: SCAN_CHUNK consecutive indices per block. */
 #define SCAN_THREADS 256
-#define SCAN_ITEMS 4
+#define SCAN_ITEMS 8
 #define SCAN_CHUNK (SCAN_THREADS * SCAN_ITEMS)
 #define SCAN_WARPS (SCAN_THREADS / 32)
 #define OFFSETS_THREADS 1024
 
 /* Statistics: 64x32 tiles, 8 warps, a hash table of STATS_SLOTS ids. */
 #define STATS_TILE_W 64
+#ifndef STATS_TILE_H
 #define STATS_TILE_H 32
+#endif
 #define STATS_THREADS 256
 #define STATS_SLOTS 512
 #define STATS_SLOT_BITS 9
 #define STATS_PROBES 8
+#define STATS_WARPS (STATS_THREADS / 32)
+#define STATS_SEGMENTS (STATS_TILE_H * (STATS_TILE_W / 32))
+/* Row segments a warp loads at once. */
+#ifndef STATS_BATCH
+#define STATS_BATCH 2
+#endif
 
 /* Per-region passes: a region per thread. */
 #define REGION_THREADS 256
@@ -99,10 +109,13 @@ struct LabelArgs
   uint32_t min_area;
   bool filter;
   uint32_t *parent;
-  uint32_t *pixel_offsets;      /* a word per SCAN_CHUNK pixels */
+  unsigned long long *chunk_states;     /* a word per SCAN_CHUNK pixels */
+  uint32_t n_chunks;
   uint32_t *region_offsets;     /* a word per REGION_THREADS regions */
   LabelAccum *regions;
-  uint32_t *counters;           /* [0]: regions, [1]: regions kept */
+  /* [0]: regions, [1]: regions kept, [2]: chunks the resolve pass has
+   * taken */
+  uint32_t *counters;
   CipRegion *table;
   uint32_t capacity;
   uint32_t *count;
@@ -110,13 +123,23 @@ struct LabelArgs
 
 /* Union-find */
 
+/* The root of @a, halving the path on the way: every other node on it is
+ * hung from its grandparent.  Parents always have smaller indices than
+ * their children, so atomicMin only ever moves a node closer to its root,
+ * and leaves alone a node that another lane has just moved further up. */
 __device__ __forceinline__ uint32_t
-find_shared (volatile uint32_t * s, uint32_t a)
+find_shared (uint32_t * s, uint32_t a)
 {
-  uint32_t p;
+  volatile uint32_t *v = s;
+  uint32_t p, g;
 
-  while ((p = s[a]) != a)
-    a = p;
+  while ((p = v[a]) != a) {
+    g = v[p];
+    if (g == p)
+      return p;
+    atomicMin (&s[a], g);
+    a = g;
+  }
   return a;
 }
 
@@ -143,14 +166,20 @@ union_shared (uint32_t * s, uint32_t a, uint32_t b)
   }
 }
 
-/* Through L2: other multiprocessors write these words. */
+/* find_shared in global memory, through L2: other multiprocessors write
+ * these words. */
 __device__ __forceinline__ uint32_t
-find_global (const uint32_t * parent, uint32_t a)
+find_global (uint32_t * parent, uint32_t a)
 {
-  uint32_t p;
+  uint32_t p, g;
 
-  while ((p = __ldcg (parent + a)) != a)
-    a = p;
+  while ((p = __ldcg (parent + a)) != a) {
+    g = __ldcg (parent + p);
+    if (g == p)
+      return p;
+    atomicMin (&parent[a], g);
+    a = g;
+  }
   return a;
 }
 
@@ -183,94 +212,127 @@ run_start (uint32_t row, int lane)
   return 31 - __clz (starts & (FULL_WARP >> (31 - lane)));
 }
 
-/* Joins the runs of tile row @ly with those of row @ly - 1 that touch
- * them, one union per pair of runs: where their overlap begins, or, for
+/* Appends @entry of the lanes where @site holds to a warp's queue, in lane
+ * order; *count (the same in every lane) grows by their number. */
+template < typename T > __device__ __forceinline__ void
+warp_append (T * queue, uint32_t * count, bool site, T entry, int lane)
+{
+  uint32_t sites = __ballot_sync (FULL_WARP, site);
+
+  if (site)
+    queue[*count + __popc (sites & ((1u << lane) - 1))] = entry;
+  *count += __popc (sites);
+}
+
+/* Pairs of nodes to unite, gathered row after row.  A row adds one per
+ * pair of touching runs: the pairs of two rows form a forest without
+ * crossings (two pairs cannot swap order), so there are at most
+ * 16 + 16 - 1 = 31 of them. */
+#define QUEUE_FLUSH 256
+#define QUEUE_SIZE (QUEUE_FLUSH + TILE_SIZE)
+static_assert (QUEUE_SIZE - QUEUE_FLUSH >= TILE_SIZE - 1,
+    "a row's pairs fit after a queue that is not yet flushed");
+
+/* Joins each row from @first to @last of a tile to the row above: one
+ * union per pair of runs that touch, where their overlap begins, or, for
  * runs that touch only diagonally (8-connectivity), at the end pixel of
  * the lower run next to the upper one.  Only the first pixel of a run is
- * a node. */
+ * a node.  The pairs go through @queue, a warp's, so that every lane
+ * takes an equal share of the unions rather than those in its column. */
 __device__ void
-join_rows (uint32_t * s, const uint32_t * rows, int ly, int lane,
-    bool eight)
+join_rows (uint32_t * s, const uint32_t * rows, uint32_t * queue,
+    int first, int last, int lane, bool eight)
 {
-  uint32_t cur = rows[ly], above = rows[ly - 1], bit = 1u << lane;
-  uint32_t overlap = cur & above;
-  uint32_t here = ly * TILE_SIZE, up = (ly - 1) * TILE_SIZE;
+  uint32_t count = 0, bit = 1u << lane;
 
-  if (!(cur & bit))
-    return;
-  here += run_start (cur, lane);
-  if (overlap & ~(overlap << 1) & bit)
-    union_shared (s, here, up + run_start (above, lane));
-  if (!eight)
-    return;
-  if (~(cur << 1) & (above << 1) & ~above & bit)
-    union_shared (s, here, up + run_start (above, lane - 1));
-  if (~(cur >> 1) & (above >> 1) & ~above & bit)
-    union_shared (s, here, up + lane + 1);
+  for (int ly = first; ly <= last; ly++) {
+    uint32_t cur = rows[ly], above = rows[ly - 1], overlap = cur & above;
+    uint32_t here = ly * TILE_SIZE, up = (ly - 1) * TILE_SIZE;
+    bool in_run = cur & bit, site;
+
+    if (in_run)
+      here += run_start (cur, lane);
+    site = overlap & ~(overlap << 1) & bit;
+    warp_append (queue, &count, site,
+        here << 16 | (site ? up + run_start (above, lane) : 0), lane);
+    if (eight) {
+      site = in_run && (~(cur << 1) & (above << 1) & ~above & bit);
+      warp_append (queue, &count, site,
+          here << 16 | (site ? up + run_start (above, lane - 1) : 0), lane);
+      site = in_run && (~(cur >> 1) & (above >> 1) & ~above & bit);
+      warp_append (queue, &count, site, here << 16 | (up + lane + 1), lane);
+    }
+    if (count >= QUEUE_FLUSH || ly == last) {
+      __syncwarp ();
+      for (uint32_t j = lane; j < count; j += 32) {
+        uint32_t e = queue[j];
+
+        union_shared (s, e >> 16, e & 0xffff);
+      }
+      __syncwarp ();
+      count = 0;
+    }
+  }
 }
 
 /* 1. Each tile on its own: parent[] := global index of the smallest pixel
- * of the pixel's region within the tile, or LABEL_BACKGROUND.  Warp w owns
- * the tile rows w, w + 8, ..., each a bit mask; the first pixel of a run
- * is a node, the others stand for it.  The rows are joined as in a merge
- * sort: row pairs, then pairs of pairs, ..., with every path shortened to
- * one step between rounds, so that trees stay shallow. */
+ * of the pixel's region within the tile, or LABEL_BACKGROUND.  Each tile
+ * row is a bit mask; the first pixel of a run is a node, the others stand
+ * for it.  TILE_WARPS warps share a tile, a band of BAND_ROWS rows each:
+ * a warp joins the rows of its band top to bottom, then, once every band
+ * is done, its first row to the band above.  Unions may run in any order;
+ * short bands keep many warps in flight on each multiprocessor. */
 __global__ void
 local_kernel (LabelArgs p)
 {
   __shared__ uint32_t s[TILE_SIZE * TILE_SIZE];
   __shared__ uint32_t rows[TILE_SIZE];
+  __shared__ uint32_t queues[TILE_WARPS][QUEUE_SIZE];
+  int lane = threadIdx.x, band = threadIdx.y;
   int x0 = blockIdx.x * TILE_SIZE, y0 = blockIdx.y * TILE_SIZE;
-  int lane = threadIdx.x, warp = threadIdx.y, x = x0 + lane;
+  int x = x0 + lane, top = band * BAND_ROWS, bottom = top + BAND_ROWS - 1;
+  uint32_t *queue = queues[band];
   bool eight = p.connectivity == 8;
+  uint32_t t = ((blockIdx.y * gridDim.x + blockIdx.x) * TILE_WARPS +
+      band) * 32 + lane;
 
-  if (x0 >= p.width || y0 >= p.height)
-    return;
+  /* The resolve pass's look-back starts from nothing: this grid has a
+   * thread for every chunk: one per 32 pixels, a chunk per SCAN_CHUNK. */
+  if (t < p.n_chunks)
+    p.chunk_states[t] = 0;
+  if (t == 0)
+    p.counters[2] = 0;
 
-  for (int k = 0; k < LOCAL_ROWS; k++) {
-    int ly = warp + k * CIP_BLOCK_Y, y = y0 + ly;
-    bool fg = x < p.width && y < p.height &&
-        p.mask[(size_t) y * p.mask_stride + x] != 0;
-    uint32_t row = __ballot_sync (FULL_WARP, fg);
+  /* All the band's loads in flight at once. */
+  bool fg[BAND_ROWS];
+#pragma unroll
+  for (int k = 0; k < BAND_ROWS; k++)
+    fg[k] = x < p.width && y0 + top + k < p.height &&
+        p.mask[(size_t) (y0 + top + k) * p.mask_stride + x] != 0;
+#pragma unroll
+  for (int k = 0; k < BAND_ROWS; k++) {
+    uint32_t row = __ballot_sync (FULL_WARP, fg[k]);
 
-    s[ly * TILE_SIZE + lane] = ly * TILE_SIZE + lane;
+    s[(top + k) * TILE_SIZE + lane] = (top + k) * TILE_SIZE + lane;
     if (lane == 0)
-      rows[ly] = row;
+      rows[top + k] = row;
   }
+  __syncwarp ();
+  join_rows (s, rows, queue, top + 1, bottom, lane, eight);
+  __syncthreads ();
+  if (band > 0)
+    join_rows (s, rows, queue, top, top, lane, eight);
   __syncthreads ();
 
-  for (int half = 1; half < TILE_SIZE; half *= 2) {
-    /* Rows ly = half mod 2 * half begin the lower half of a group. */
-    for (int ly = half + warp * 2 * half; ly < TILE_SIZE;
-        ly += CIP_BLOCK_Y * 2 * half)
-      join_rows (s, rows, ly, lane, eight);
-    __syncthreads ();
-    if (2 * half == TILE_SIZE)
-      break;
-
-    /* No union runs now: each node may point straight at its root.  All
-     * roots are found before any parent is rewritten, so that no find
-     * reads a word another thread is writing. */
-    uint32_t roots[LOCAL_ROWS];
-
-    for (int k = 0; k < LOCAL_ROWS; k++) {
-      int ly = warp + k * CIP_BLOCK_Y;
-      uint32_t row = rows[ly], l = ly * TILE_SIZE + lane;
-
-      roots[k] = row & ~(row << 1) & (1u << lane) ? find_shared (s, l) : l;
-    }
-    __syncthreads ();
-    for (int k = 0; k < LOCAL_ROWS; k++)
-      s[(warp + k * CIP_BLOCK_Y) * TILE_SIZE + lane] = roots[k];
-    __syncthreads ();
-  }
-
-  for (int k = 0; k < LOCAL_ROWS; k++) {
-    int ly = warp + k * CIP_BLOCK_Y, y = y0 + ly;
+  /* Every pixel takes the root of its run's node; the finds halve the
+   * paths, so the rows below find their roots sooner. */
+  for (int ly = top; ly <= bottom; ly++) {
+    int y = y0 + ly;
     uint32_t row = rows[ly], bit = 1u << lane, root = 0;
     int first = row & bit ? run_start (row, lane) : lane;
+    bool node = first == lane && (row & bit);
 
-    if (first == lane && (row & bit))
+    if (node)
       root = find_shared (s, ly * TILE_SIZE + lane);
     root = __shfl_sync (FULL_WARP, root, first);
     if (x >= p.width || y >= p.height)
@@ -293,10 +355,14 @@ local_kernel (LabelArgs p)
 __global__ void
 border_kernel (LabelArgs p)
 {
+  /* A warp's unions, gathered so that its lanes share them evenly: a line
+   * holds at most 31 pairs of touching runs, plus two corners. */
+  __shared__ uint2 queues[BORDER_WARPS][2 * TILE_SIZE];
   int x0 = blockIdx.x * TILE_SIZE, y0 = blockIdx.y * TILE_SIZE;
   int lane = threadIdx.x & 31, side = threadIdx.x >> 5;
   uint32_t w = p.width, bit = 1u << lane, along, i, j;
-  uint32_t line, facing, overlap;
+  uint32_t line, facing, overlap, count = 0;
+  uint2 *queue = queues[side];
   bool in, fg = false, fg_facing = false;
 
   if (x0 >= p.width || y0 >= p.height)
@@ -319,58 +385,170 @@ border_kernel (LabelArgs p)
   }
   line = __ballot_sync (FULL_WARP, fg);
   facing = __ballot_sync (FULL_WARP, fg_facing);
-  if (!fg)
-    return;
-
   overlap = line & facing;
-  if (overlap & ~(overlap << 1) & bit)
-    union_global (p.parent, i, j);
-  if (p.connectivity != 8)
-    return;
-  if (~(line << 1) & (facing << 1) & ~facing & bit)
-    union_global (p.parent, i, j - along);
-  if (~(line >> 1) & (facing >> 1) & ~facing & bit)
-    union_global (p.parent, i, j + along);
-  if (side == 0 && lane == 0 && x0 > 0 &&
-      p.parent[j - 1] != LABEL_BACKGROUND)
-    union_global (p.parent, i, j - 1);
-  if (side == 0 && lane == TILE_SIZE - 1 && x0 + TILE_SIZE < p.width &&
-      p.parent[j + 1] != LABEL_BACKGROUND)
-    union_global (p.parent, i, j + 1);
+
+  warp_append (queue, &count, fg && (overlap & ~(overlap << 1) & bit),
+      make_uint2 (i, j), lane);
+  if (p.connectivity == 8) {
+    warp_append (queue, &count,
+        fg && (~(line << 1) & (facing << 1) & ~facing & bit),
+        make_uint2 (i, j - along), lane);
+    warp_append (queue, &count,
+        fg && (~(line >> 1) & (facing >> 1) & ~facing & bit),
+        make_uint2 (i, j + along), lane);
+    warp_append (queue, &count, fg && side == 0 && lane == 0 && x0 > 0 &&
+        p.parent[j - 1] != LABEL_BACKGROUND, make_uint2 (i, j - 1), lane);
+    warp_append (queue, &count, fg && side == 0 && lane == TILE_SIZE - 1 &&
+        x0 + TILE_SIZE < p.width && p.parent[j + 1] != LABEL_BACKGROUND,
+        make_uint2 (i, j + 1), lane);
+  }
+  __syncwarp ();
+  for (uint32_t k = lane; k < count; k += 32)
+    union_global (p.parent, queue[k].x, queue[k].y);
 }
 
-/* 3. parent[i] := root of i; pixel_offsets[block] := roots in the block's
- * SCAN_CHUNK indices.  Concurrent shortcuts only ever replace a parent by
- * one of its ancestors, so every path still ends at the root. */
-__global__ void
-compress_kernel (LabelArgs p)
+/* Look-back states of the resolve pass's chunks: a chunk's count of roots
+ * with, above it, whether that count is its own or includes every chunk
+ * before it.  Zero means not yet published. */
+#define CHUNK_OWN (1ull << 32)
+#define CHUNK_PREFIX (2ull << 32)
+
+/* The number of roots in the chunks before @chunk, by decoupled look-back
+ * (Merrill and Garland 2016), called by a whole warp: it publishes
+ * @roots, then sums its predecessors' counts, 32 at a time, back to the
+ * nearest one that includes all before it.  Chunks are numbered in the
+ * order their blocks start, so every chunk waited on belongs to a block
+ * already running. */
+__device__ uint32_t
+chunk_lookback (unsigned long long *states, uint32_t chunk, uint32_t roots)
 {
-  uint32_t base = blockIdx.x * SCAN_CHUNK, roots = 0;
+  volatile unsigned long long *v = states;
+  int lane = threadIdx.x & 31;
+  uint32_t before = 0;
+  int64_t end = chunk;
 
-  if (base >= p.n_pixels)
-    return;
+  if (lane == 0)
+    v[chunk] = (chunk == 0 ? CHUNK_PREFIX : CHUNK_OWN) | roots;
+  while (end > 0) {
+    int64_t i = end - 1 - lane;
+    unsigned long long state;
+    uint32_t prefixes, count;
 
+    do
+      state = i >= 0 ? v[i] : CHUNK_PREFIX;
+    while (__any_sync (FULL_WARP, state == 0));
+
+    /* Lanes up to the nearest prefix count; lane 0 is the nearest chunk. */
+    prefixes = __ballot_sync (FULL_WARP, state >= CHUNK_PREFIX);
+    count = (uint32_t) state;
+    if (prefixes && lane > __ffs (prefixes) - 1)
+      count = 0;
+    for (int d = 16; d > 0; d >>= 1)
+      count += __shfl_xor_sync (FULL_WARP, count, d);
+    before += count;
+    if (prefixes)
+      break;
+    end -= 32;
+  }
+  if (lane == 0 && chunk > 0)
+    v[chunk] = CHUNK_PREFIX | (before + roots);
+  return before;
+}
+
+/* 3. parent[i] := root of i, and the roots, in raster order, get ids
+ * 1..N: parent[root] := id with LABEL_ID_FLAG, and their accumulators
+ * start empty.  A block takes SCAN_CHUNK consecutive pixels, in the order
+ * blocks start; the ids before its chunk come by look-back.  A path may
+ * end at a root that another chunk has already numbered: a word with
+ * LABEL_ID_FLAG ends it too.  Concurrent shortcuts only ever replace a
+ * parent by one of its ancestors, so every path still ends at the root.
+ * A thread's SCAN_ITEMS parents, and then their parents, are loaded
+ * together: most paths are one or two steps long. */
+__global__ void
+resolve_kernel (LabelArgs p)
+{
+  __shared__ uint32_t warp_roots[SCAN_ITEMS][SCAN_WARPS];
+  __shared__ uint32_t chunk_shared, before_shared;
+  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  uint32_t first[SCAN_ITEMS], up[SCAN_ITEMS], ballots[SCAN_ITEMS];
+  uint32_t chunk, base, next, roots = 0;
+
+  if (threadIdx.x == 0)
+    chunk_shared = atomicAdd (&p.counters[2], 1);
+  __syncthreads ();
+  chunk = chunk_shared;
+  base = chunk * SCAN_CHUNK;
+
+#pragma unroll
+  for (int k = 0; k < SCAN_ITEMS; k++) {
+    uint32_t i = base + k * SCAN_THREADS + threadIdx.x;
+
+    first[k] = i < p.n_pixels ? p.parent[i] : LABEL_BACKGROUND;
+  }
+#pragma unroll
+  for (int k = 0; k < SCAN_ITEMS; k++)
+    up[k] = first[k] != LABEL_BACKGROUND ? p.parent[first[k]] : first[k];
+#pragma unroll
   for (int k = 0; k < SCAN_ITEMS; k++) {
     uint32_t i = base + k * SCAN_THREADS + threadIdx.x;
     bool is_root = false;
 
-    if (i < p.n_pixels) {
-      uint32_t first = p.parent[i];
+    if (first[k] != LABEL_BACKGROUND) {
+      uint32_t r = first[k], q = up[k];
 
-      if (first != LABEL_BACKGROUND) {
-        uint32_t r = first, q;
-
-        while ((q = p.parent[r]) != r)
-          r = q;
-        if (r != first)
-          p.parent[i] = r;
-        is_root = r == i;
+      while (q != r && !(q & LABEL_ID_FLAG)) {
+        r = q;
+        q = p.parent[r];
       }
+      if (r != first[k])
+        p.parent[i] = r;
+      is_root = r == i;
     }
-    roots += __syncthreads_count (is_root);
+    ballots[k] = __ballot_sync (FULL_WARP, is_root);
+    if (lane == 0)
+      warp_roots[k][warp] = __popc (ballots[k]);
   }
-  if (threadIdx.x == 0)
-    p.pixel_offsets[blockIdx.x] = roots;
+  __syncthreads ();
+
+#pragma unroll
+  for (int k = 0; k < SCAN_ITEMS; k++)
+    for (int w = 0; w < SCAN_WARPS; w++)
+      roots += warp_roots[k][w];
+  if (warp == 0) {
+    uint32_t before = chunk_lookback (p.chunk_states, chunk, roots);
+
+    if (lane == 0) {
+      before_shared = before;
+      if (base + SCAN_CHUNK >= p.n_pixels)
+        p.counters[0] = before + roots;
+    }
+  }
+  __syncthreads ();
+
+  /* Raster order within the chunk: item, then warp, then lane. */
+  next = before_shared + 1;
+#pragma unroll
+  for (int k = 0; k < SCAN_ITEMS; k++) {
+    uint32_t i = base + k * SCAN_THREADS + threadIdx.x;
+
+    if (ballots[k] >> lane & 1) {
+      uint32_t id = next + __popc (ballots[k] & ((1u << lane) - 1));
+      LabelAccum *r;
+
+      for (int w = 0; w < warp; w++)
+        id += warp_roots[k][w];
+      r = &p.regions[id - 1];
+      p.parent[i] = id | LABEL_ID_FLAG;
+      r->sum_x = r->sum_y = r->sum_intensity = 0;
+      r->area = 0;
+      r->left = UINT32_MAX;
+      r->right = r->bottom = 0;
+      r->root = i;
+      r->final_id = id;
+    }
+    for (int w = 0; w < SCAN_WARPS; w++)
+      next += warp_roots[k][w];
+  }
 }
 
 /* Inclusive prefix sum over a block of OFFSETS_THREADS. */
@@ -403,7 +581,7 @@ block_scan_1024 (uint32_t value, uint32_t * warp_sums)
   return warp > 0 ? value + warp_sums[warp - 1] : value;
 }
 
-/* 4 and 7. counts[0..n) := their exclusive prefix sum, *total := their
+/* 5. counts[0..n) := their exclusive prefix sum, *total := their
  * sum.  One block; each thread takes a run of consecutive counts. */
 __global__ void
 offsets_kernel (uint32_t * counts, uint32_t n, uint32_t * total)
@@ -451,39 +629,7 @@ block_rank (bool flag, uint32_t * warp_counts, uint32_t * total)
   return before + __popc (ballot & ((1u << lane) - 1));
 }
 
-/* 5. Roots in raster order get ids 1..N: parent[root] := id with
- * LABEL_ID_FLAG, and their accumulators start empty. */
-__global__ void
-number_kernel (LabelArgs p)
-{
-  __shared__ uint32_t warp_counts[SCAN_WARPS];
-  uint32_t base = blockIdx.x * SCAN_CHUNK;
-  uint32_t next = p.pixel_offsets[blockIdx.x] + 1;
-
-  if (base >= p.n_pixels)
-    return;
-
-  for (int k = 0; k < SCAN_ITEMS; k++) {
-    uint32_t i = base + k * SCAN_THREADS + threadIdx.x, chunk_roots;
-    bool is_root = i < p.n_pixels && p.parent[i] == i;
-    uint32_t id = next + block_rank (is_root, warp_counts, &chunk_roots);
-
-    if (is_root) {
-      LabelAccum *r = &p.regions[id - 1];
-
-      p.parent[i] = id | LABEL_ID_FLAG;
-      r->sum_x = r->sum_y = r->sum_intensity = 0;
-      r->area = 0;
-      r->left = UINT32_MAX;
-      r->right = r->bottom = 0;
-      r->root = i;
-      r->final_id = id;
-    }
-    next += chunk_roots;
-  }
-}
-
-/* The id of pixel @i, 0 for background; valid after number_kernel. */
+/* The id of pixel @i, 0 for background; valid after resolve_kernel. */
 __device__ __forceinline__ uint32_t
 pixel_id (const uint32_t * parent, uint32_t i)
 {
@@ -562,16 +708,18 @@ accumulate_global (LabelAccum * r, uint32_t area, uint32_t left,
   atomicAdd (&r->sum_intensity, sum_intensity);
 }
 
-/* 6. Statistics of a 64x32 tile; warp w takes the 32-pixel row segments
+/* 4. Statistics of a 64x32 tile; warp w takes the 32-pixel row segments
  * w, w + 8, ... */
 __global__ void
 stats_kernel (LabelArgs p, bool paint)
 {
+  /* Positions from the tile's corner: every sum over a tile fits in 32
+   * bits, and 32-bit shared atomics are single instructions. */
   __shared__ uint32_t keys[STATS_SLOTS];
   __shared__ uint32_t area[STATS_SLOTS], left[STATS_SLOTS];
   __shared__ uint32_t right[STATS_SLOTS], bottom[STATS_SLOTS];
-  __shared__ unsigned long long sum_x[STATS_SLOTS], sum_y[STATS_SLOTS];
-  __shared__ unsigned long long sum_intensity[STATS_SLOTS];
+  __shared__ uint32_t sum_x[STATS_SLOTS], sum_y[STATS_SLOTS];
+  __shared__ uint32_t sum_intensity[STATS_SLOTS];
   int x0 = blockIdx.x * STATS_TILE_W, y0 = blockIdx.y * STATS_TILE_H;
   int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 
@@ -587,126 +735,161 @@ stats_kernel (LabelArgs p, bool paint)
   }
   __syncthreads ();
 
-  for (int seg = warp; seg < STATS_TILE_H * (STATS_TILE_W / 32);
-      seg += STATS_THREADS / 32) {
-    int y = y0 + seg / (STATS_TILE_W / 32);
-    int xb = x0 + (seg % (STATS_TILE_W / 32)) * 32, x = xb + lane;
-    uint32_t id = 0, value = 0, peers, n, slot;
-    bool in_image = x < p.width && y < p.height;
+  for (int batch = warp; batch < STATS_SEGMENTS;
+      batch += STATS_BATCH * STATS_WARPS) {
+    uint32_t ids[STATS_BATCH], values[STATS_BATCH];
 
-    if (in_image) {
-      id = pixel_id (p.parent, (uint32_t) y * p.width + x);
-      if (id)
-        value = p.intensity[(size_t) y * p.intensity_stride + x];
-      if (paint)
+    /* The batch's loads all in flight: parents, then the parents' ids,
+     * then intensities. */
+#pragma unroll
+    for (int b = 0; b < STATS_BATCH; b++) {
+      int seg = batch + b * STATS_WARPS;
+      int y = y0 + seg / (STATS_TILE_W / 32);
+      int x = x0 + (seg % (STATS_TILE_W / 32)) * 32 + lane;
+
+      ids[b] = x < p.width && y < p.height ?
+          p.parent[(uint32_t) y * p.width + x] : LABEL_BACKGROUND;
+    }
+#pragma unroll
+    for (int b = 0; b < STATS_BATCH; b++) {
+      if (ids[b] == LABEL_BACKGROUND)
+        ids[b] = 0;
+      else if (!(ids[b] & LABEL_ID_FLAG))
+        ids[b] = p.parent[ids[b]];
+    }
+#pragma unroll
+    for (int b = 0; b < STATS_BATCH; b++) {
+      int seg = batch + b * STATS_WARPS;
+      int y = y0 + seg / (STATS_TILE_W / 32);
+      int x = x0 + (seg % (STATS_TILE_W / 32)) * 32 + lane;
+
+      ids[b] &= ~LABEL_ID_FLAG;
+      values[b] = ids[b] ?
+          p.intensity[(size_t) y * p.intensity_stride + x] : 0;
+    }
+
+#pragma unroll
+    for (int b = 0; b < STATS_BATCH; b++) {
+      int seg = batch + b * STATS_WARPS;
+      int y = y0 + seg / (STATS_TILE_W / 32);
+      int xb = x0 + (seg % (STATS_TILE_W / 32)) * 32, x = xb + lane;
+      uint32_t id = ids[b], value = values[b], peers, n, slot;
+
+      if (paint && x < p.width && y < p.height)
         paint_pixel (p, x, y, id);
-    }
 
-    peers = __match_any_sync (FULL_WARP, id);
-    value = peer_byte_sum (peers, value);
-    if (id == 0 || lane != __ffs (peers) - 1)
-      continue;
+      peers = __match_any_sync (FULL_WARP, id);
+      value = peer_byte_sum (peers, value);
+      if (id == 0 || lane != __ffs (peers) - 1)
+        continue;
 
-    n = __popc (peers);
-    slot = (id * 2654435761u) >> (32 - STATS_SLOT_BITS);
-    for (int probe = 0; probe < STATS_PROBES; probe++) {
-      uint32_t k = atomicCAS (&keys[slot], 0u, id);
+      n = __popc (peers);
+      slot = (id * 2654435761u) >> (32 - STATS_SLOT_BITS);
+      for (int probe = 0; probe < STATS_PROBES; probe++) {
+        uint32_t k = atomicCAS (&keys[slot], 0u, id);
 
-      if (k == 0 || k == id)
-        break;
-      slot = (slot + 1) % STATS_SLOTS;
+        if (k == 0 || k == id)
+          break;
+        slot = (slot + 1) % STATS_SLOTS;
+      }
+      if (keys[slot] != id) {
+        /* The tile holds too many regions: straight to global memory. */
+        accumulate_global (&p.regions[id - 1], n, x, xb + 31 - __clz (peers),
+            y, (unsigned long long) n * xb + peer_lane_sum (peers),
+            (unsigned long long) n * y, value);
+        continue;
+      }
+      atomicAdd (&area[slot], n);
+      atomicMin (&left[slot], (uint32_t) (x - x0));
+      atomicMax (&right[slot], (uint32_t) (xb - x0 + 31 - __clz (peers)));
+      atomicMax (&bottom[slot], (uint32_t) (y - y0));
+      atomicAdd (&sum_x[slot], n * (xb - x0) + peer_lane_sum (peers));
+      atomicAdd (&sum_y[slot], n * (y - y0));
+      atomicAdd (&sum_intensity[slot], value);
     }
-    if (keys[slot] != id) {
-      /* The tile holds too many regions: straight to global memory. */
-      accumulate_global (&p.regions[id - 1], n, x, xb + 31 - __clz (peers),
-          y, (unsigned long long) n * xb + peer_lane_sum (peers),
-          (unsigned long long) n * y, value);
-      continue;
-    }
-    atomicAdd (&area[slot], n);
-    atomicMin (&left[slot], (uint32_t) x);
-    atomicMax (&right[slot], (uint32_t) (xb + 31 - __clz (peers)));
-    atomicMax (&bottom[slot], (uint32_t) y);
-    atomicAdd (&sum_x[slot],
-        (unsigned long long) n * xb + peer_lane_sum (peers));
-    atomicAdd (&sum_y[slot], (unsigned long long) n * y);
-    atomicAdd (&sum_intensity[slot], (unsigned long long) value);
   }
   __syncthreads ();
 
   for (int s = threadIdx.x; s < STATS_SLOTS; s += STATS_THREADS)
     if (keys[s])
-      accumulate_global (&p.regions[keys[s] - 1], area[s], left[s],
-          right[s], bottom[s], sum_x[s], sum_y[s], sum_intensity[s]);
+      accumulate_global (&p.regions[keys[s] - 1], area[s], x0 + left[s],
+          x0 + right[s], y0 + bottom[s],
+          sum_x[s] + (unsigned long long) area[s] * x0,
+          sum_y[s] + (unsigned long long) area[s] * y0, sum_intensity[s]);
 }
 
-/* 7. Regions kept by min_area, counted per block. */
+/* 5. Regions kept by min_area, counted per chunk of REGION_THREADS. */
 __global__ void
-keep_count_kernel (LabelArgs p)
+keep_count_kernel (LabelArgs p, uint32_t n_chunks)
 {
-  uint32_t r = blockIdx.x * REGION_THREADS + threadIdx.x;
-  bool keep = r < p.counters[0] && p.regions[r].area >= p.min_area;
-  uint32_t kept = __syncthreads_count (keep);
+  for (uint32_t chunk = blockIdx.x; chunk < n_chunks; chunk += gridDim.x) {
+    uint32_t r = chunk * REGION_THREADS + threadIdx.x;
+    bool keep = r < p.counters[0] && p.regions[r].area >= p.min_area;
+    uint32_t kept = __syncthreads_count (keep);
 
-  if (threadIdx.x == 0)
-    p.region_offsets[blockIdx.x] = kept;
+    if (threadIdx.x == 0)
+      p.region_offsets[chunk] = kept;
+  }
 }
 
-/* 8. Final ids, and the table: the block's kept regions have consecutive
- * ids, so they are gathered in shared memory and written out as
- * consecutive 8-byte words. */
+/* 6. Final ids, and the table: the kept regions of a chunk of
+ * REGION_THREADS have consecutive ids, so they are gathered in shared
+ * memory and written out as consecutive 8-byte words.  A grid sized for
+ * the device strides over the chunks that hold regions. */
 __global__ void
 finalize_kernel (LabelArgs p)
 {
   __shared__ CipRegion staged[REGION_THREADS];
   __shared__ uint32_t warp_counts[SCAN_WARPS];
   uint32_t n = p.counters[0];
-  uint32_t r = blockIdx.x * REGION_THREADS + threadIdx.x;
-  uint32_t first, rank, kept;
-  bool keep;
 
   if (blockIdx.x == 0 && threadIdx.x == 0)
     *p.count = p.filter ? p.counters[1] : n;
-  if (blockIdx.x * REGION_THREADS >= n)
-    return;
 
-  keep = r < n && (!p.filter || p.regions[r].area >= p.min_area);
-  first = p.filter ? p.region_offsets[blockIdx.x] :
-      blockIdx.x * REGION_THREADS;
-  rank = block_rank (keep, warp_counts, &kept);
+  for (uint32_t chunk = blockIdx.x; chunk * REGION_THREADS < n;
+      chunk += gridDim.x) {
+    uint32_t r = chunk * REGION_THREADS + threadIdx.x;
+    uint32_t first, rank, kept;
+    bool keep = r < n && (!p.filter || p.regions[r].area >= p.min_area);
 
-  if (r < n) {
-    LabelAccum a = p.regions[r];
+    first = p.filter ? p.region_offsets[chunk] : chunk * REGION_THREADS;
+    rank = block_rank (keep, warp_counts, &kept);
 
-    p.regions[r].final_id = keep ? first + rank + 1 : 0;
-    if (keep) {
-      CipRegion *out = &staged[rank];
+    if (r < n) {
+      LabelAccum a = p.regions[r];
 
-      out->label = first + rank + 1;
-      out->area = a.area;
-      out->left = a.left;
-      out->top = a.root / p.width;
-      out->width = a.right - a.left + 1;
-      out->height = a.bottom - out->top + 1;
-      out->sum_x = a.sum_x;
-      out->sum_y = a.sum_y;
-      out->sum_intensity = a.sum_intensity;
+      p.regions[r].final_id = keep ? first + rank + 1 : 0;
+      if (keep) {
+        CipRegion *out = &staged[rank];
+
+        out->label = first + rank + 1;
+        out->area = a.area;
+        out->left = a.left;
+        out->top = a.root / p.width;
+        out->width = a.right - a.left + 1;
+        out->height = a.bottom - out->top + 1;
+        out->sum_x = a.sum_x;
+        out->sum_y = a.sum_y;
+        out->sum_intensity = a.sum_intensity;
+      }
     }
-  }
-  __syncthreads ();
+    __syncthreads ();
 
-  if (first < p.capacity) {
-    uint32_t words = min (kept, p.capacity - first) *
-        (uint32_t) (sizeof (CipRegion) / sizeof (uint64_t));
-    const uint64_t *from = (const uint64_t *) staged;
-    uint64_t *to = (uint64_t *) (p.table + first);
+    if (first < p.capacity) {
+      uint32_t words = min (kept, p.capacity - first) *
+          (uint32_t) (sizeof (CipRegion) / sizeof (uint64_t));
+      const uint64_t *from = (const uint64_t *) staged;
+      uint64_t *to = (uint64_t *) (p.table + first);
 
-    for (uint32_t w = threadIdx.x; w < words; w += REGION_THREADS)
-      to[w] = from[w];
+      for (uint32_t w = threadIdx.x; w < words; w += REGION_THREADS)
+        to[w] = from[w];
+    }
+    /* staged is filled again for the next chunk. */
+    __syncthreads ();
   }
 }
 
-/* 9. The label image with the final ids. */
+/* 7. The label image with the final ids. */
 __global__ void
 paint_kernel (LabelArgs p)
 {
@@ -728,7 +911,7 @@ cip_label (const CipImage * mask, const CipImage * intensity,
 {
   LabelArgs p;
   CipStatus status;
-  uint32_t n_pixel_blocks, n_region_blocks, max_regions;
+  uint32_t n_pixel_blocks, n_region_blocks, region_grid, max_regions;
   void *parent, *offsets, *regions, *counters;
   dim3 tiles;
   cudaStream_t s;
@@ -749,6 +932,11 @@ cip_label (const CipImage * mask, const CipImage * intensity,
   n_pixel_blocks = CIP_DIV_UP (p.n_pixels, SCAN_CHUNK);
   n_region_blocks = CIP_DIV_UP (cip_label_max_regions (p.width, p.height,
           p.connectivity), REGION_THREADS);
+  /* The region count is known only on the device: enough blocks to fill
+   * it, striding over the chunks, rather than one per possible chunk. */
+  region_grid = (uint32_t) stream->sm_count * 8;
+  if (region_grid > n_region_blocks)
+    region_grid = n_region_blocks;
 
   /* Sized by the image alone: the 4-connected bound is the larger. */
   max_regions = cip_label_max_regions (p.width, p.height, 4);
@@ -756,14 +944,15 @@ cip_label (const CipImage * mask, const CipImage * intensity,
       (size_t) p.n_pixels * sizeof (uint32_t), &parent);
   if (status == CIP_OK)
     status = cip_cuda_scratch (stream, CIP_SCRATCH_LABEL_IDS,
-        (n_pixel_blocks + (size_t) CIP_DIV_UP (max_regions,
-                REGION_THREADS)) * sizeof (uint32_t), &offsets);
+        n_pixel_blocks * sizeof (unsigned long long) +
+        CIP_DIV_UP (max_regions, REGION_THREADS) * sizeof (uint32_t),
+        &offsets);
   if (status == CIP_OK)
     status = cip_cuda_scratch (stream, CIP_SCRATCH_LABEL_REGIONS,
         (size_t) max_regions * sizeof (LabelAccum), &regions);
   if (status == CIP_OK)
     status = cip_cuda_scratch (stream, CIP_SCRATCH_LABEL_EXTRA,
-        2 * sizeof (uint32_t), &counters);
+        3 * sizeof (uint32_t), &counters);
   if (status != CIP_OK)
     return status;
 
@@ -777,8 +966,9 @@ cip_label (const CipImage * mask, const CipImage * intensity,
   p.dst_aligned = dst && cip_rows_aligned (dst,
       dst->format == CIP_FORMAT_RGBA ? 4 : 2);
   p.parent = (uint32_t *) parent;
-  p.pixel_offsets = (uint32_t *) offsets;
-  p.region_offsets = p.pixel_offsets + n_pixel_blocks;
+  p.chunk_states = (unsigned long long *) offsets;
+  p.n_chunks = n_pixel_blocks;
+  p.region_offsets = (uint32_t *) (p.chunk_states + n_pixel_blocks);
   p.regions = (LabelAccum *) regions;
   p.counters = (uint32_t *) counters;
   p.table = table->regions;
@@ -787,29 +977,25 @@ cip_label (const CipImage * mask, const CipImage * intensity,
 
   tiles = dim3 (CIP_DIV_UP (p.width, TILE_SIZE),
       CIP_DIV_UP (p.height, TILE_SIZE));
-  local_kernel <<<tiles, cip_block_2d (), 0, s >>> (p);
+  local_kernel <<<tiles, dim3 (32, TILE_WARPS), 0, s >>> (p);
   CIP_CUDA_TRY_LAUNCH (stream, "label local kernel");
-  border_kernel <<<tiles, 2 * TILE_SIZE, 0, s >>> (p);
+  border_kernel <<<tiles, BORDER_WARPS * 32, 0, s >>> (p);
   CIP_CUDA_TRY_LAUNCH (stream, "label border kernel");
-  compress_kernel <<<n_pixel_blocks, SCAN_THREADS, 0, s >>> (p);
-  CIP_CUDA_TRY_LAUNCH (stream, "label compress kernel");
-  offsets_kernel <<<1, OFFSETS_THREADS, 0, s >>> (p.pixel_offsets,
-      n_pixel_blocks, &p.counters[0]);
-  CIP_CUDA_TRY_LAUNCH (stream, "label offsets kernel");
-  number_kernel <<<n_pixel_blocks, SCAN_THREADS, 0, s >>> (p);
-  CIP_CUDA_TRY_LAUNCH (stream, "label number kernel");
+  resolve_kernel <<<n_pixel_blocks, SCAN_THREADS, 0, s >>> (p);
+  CIP_CUDA_TRY_LAUNCH (stream, "label resolve kernel");
   stats_kernel <<<dim3 (CIP_DIV_UP (p.width, STATS_TILE_W),
           CIP_DIV_UP (p.height, STATS_TILE_H)), STATS_THREADS, 0, s >>> (p,
       dst != NULL && !p.filter);
   CIP_CUDA_TRY_LAUNCH (stream, "label stats kernel");
   if (p.filter) {
-    keep_count_kernel <<<n_region_blocks, REGION_THREADS, 0, s >>> (p);
+    keep_count_kernel <<<region_grid, REGION_THREADS, 0, s >>> (p,
+        n_region_blocks);
     CIP_CUDA_TRY_LAUNCH (stream, "label keep count kernel");
     offsets_kernel <<<1, OFFSETS_THREADS, 0, s >>> (p.region_offsets,
         n_region_blocks, &p.counters[1]);
     CIP_CUDA_TRY_LAUNCH (stream, "label region offsets kernel");
   }
-  finalize_kernel <<<n_region_blocks, REGION_THREADS, 0, s >>> (p);
+  finalize_kernel <<<region_grid, REGION_THREADS, 0, s >>> (p);
   CIP_CUDA_TRY_LAUNCH (stream, "label finalize kernel");
   if (dst && p.filter) {
     paint_kernel <<<dim3 (CIP_DIV_UP (p.width, CIP_BLOCK_X),
