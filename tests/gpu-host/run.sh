@@ -29,7 +29,8 @@
 # (where logs and summary.md go: $OUT when set, else $BUILD/gpu-host-results),
 # SANITIZER_BUDGET (seconds one sanitizer call may spend, 540 by default:
 # what does not fit is reported as not run), SANITIZER_TIMEOUT (seconds per
-# run, 300), SANITIZER_JOBS (runs at once, 1).  Exit status: non-zero when
+# run, 300), SANITIZER_JOBS (runs at once, 1), SANITIZER_SKIP (an earlier
+# summary.md: the runs it shows clean are not run again).  Exit status: non-zero when
 # a step failed.
 
 set -u
@@ -209,6 +210,18 @@ sanitizer () {
         STATUS=1 ;;
     esac
   done
+
+  # Runs that an earlier summary (SANITIZER_SKIP) shows clean are left out.
+  if [ -n "${SANITIZER_SKIP:-}" ]; then
+    sed -n 's/^| \([a-z]*\) | \([^ ]*\) | [0-9]* | ok |$/\1\t\2/p' \
+      "$SANITIZER_SKIP" >"$RESULTS/sanitizer-skip.txt"
+    awk -F'\t' 'NR == FNR { done[$1 FS $2] = 1; next }
+      !(($1 FS $2) in done)' "$RESULTS/sanitizer-skip.txt" "$jobs" \
+      >"$jobs.left"
+    note "left out, clean in $SANITIZER_SKIP: $(( $(wc -l <"$jobs") -
+      $(wc -l <"$jobs.left") )) runs"
+    mv "$jobs.left" "$jobs"
+  fi
 
   # One registry for every run, made here without the sanitizer.
   export GST_REGISTRY_1_0=$RESULTS/registry-sanitizer.bin
