@@ -118,10 +118,11 @@ sanitize_one () {
     >"$log" 2>&1
   rc=$?
   # The summary's count, or the reports so far when it was cut short.
-  errors=$(grep -hoE 'ERROR SUMMARY: [0-9]+ error' "$log" |
+  # racecheck ends with "RACECHECK SUMMARY: N hazards displayed".
+  errors=$(grep -hoE '(ERROR SUMMARY: [0-9]+ error|RACECHECK SUMMARY: [0-9]+ hazard)' "$log" |
     grep -oE '[0-9]+' | awk '{ s += $1 } END { print s + 0 }')
-  if ! grep -q 'ERROR SUMMARY' "$log"; then
-    errors=$(grep -ciE '^=========[[:space:]]+(error|warning|invalid|uninitialized|barrier|leaked|program hit|race|potential)' "$log")
+  if ! grep -qE '(ERROR|RACECHECK) SUMMARY' "$log"; then
+    errors=$(grep -ciE '^=========[[:space:]]+(error|warning|invalid|uninitialized|barrier|leaked|program hit|race |potential)' "$log")
   fi
   case $rc in
     0) echo "| $tool | $name | $errors | ok |" ;;
