@@ -66,9 +66,7 @@
 
 /* Statistics: 64x32 tiles, 8 warps, a hash table of STATS_SLOTS ids. */
 #define STATS_TILE_W 64
-#ifndef STATS_TILE_H
 #define STATS_TILE_H 32
-#endif
 #define STATS_THREADS 256
 #define STATS_SLOTS 512
 #define STATS_SLOT_BITS 9
@@ -76,9 +74,7 @@
 #define STATS_WARPS (STATS_THREADS / 32)
 #define STATS_SEGMENTS (STATS_TILE_H * (STATS_TILE_W / 32))
 /* Row segments a warp loads at once. */
-#ifndef STATS_BATCH
 #define STATS_BATCH 2
-#endif
 
 /* Per-region passes: a region per thread. */
 #define REGION_THREADS 256
