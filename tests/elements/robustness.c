@@ -81,11 +81,11 @@ push_and_check_frame (GstHarness * h, const gchar * element,
   cip_test_image_free (&expected);
 }
 
-/* Pushes a random frame with @pts and expects GST_FLOW_OK; the output
- * stays queued in the harness. */
+/* Pushes a random frame with @pts and expects @expected from the push; an
+ * output stays queued in the harness. */
 static void
-push_frame (GstHarness * h, const ElementCase * c, gint width, gint height,
-    GstClockTime pts)
+push_frame_returning (GstHarness * h, const ElementCase * c, gint width,
+    gint height, GstClockTime pts, GstFlowReturn expected)
 {
   CipImage src = cip_test_image_random (width, height,
       cip_test_plane0_format (c->formats[0]), (guint32) pts);
@@ -93,8 +93,16 @@ push_frame (GstHarness * h, const ElementCase * c, gint width, gint height,
 
   GST_BUFFER_PTS (in) = pts;
   GST_BUFFER_DURATION (in) = GST_SECOND / 30;
-  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_push (h, in), expected);
   cip_test_image_free (&src);
+}
+
+/* The same, for a push that must succeed. */
+static void
+push_frame (GstHarness * h, const ElementCase * c, gint width, gint height,
+    GstClockTime pts)
+{
+  push_frame_returning (h, c, width, height, pts, GST_FLOW_OK);
 }
 
 /* Pulls every event the harness's sink pad received so far; returns how
@@ -285,14 +293,7 @@ GST_START_TEST (test_eos_after_frames)
   fail_unless_equals_int (count_events (h, GST_EVENT_EOS), 1);
   fail_unless_equals_int (drain_outputs (h), 5);
 
-  {
-    CipImage src = cip_test_image_random (64, 48,
-        cip_test_plane0_format (c->formats[0]), 9);
-
-    fail_unless_equals_int (gst_harness_push (h,
-            cip_test_buffer_for_format (&src, c->formats[0], 9)), GST_FLOW_EOS);
-    cip_test_image_free (&src);
-  }
+  push_frame_returning (h, c, 64, 48, GST_SECOND, GST_FLOW_EOS);
   fail_unless_equals_int (gst_harness_buffers_received (h), 5);
   gst_harness_teardown (h);
 }
@@ -316,15 +317,7 @@ GST_START_TEST (test_flush_seek)
   fail_unless_equals_int (drain_outputs (h), 3);
 
   fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
-  {
-    CipImage src = cip_test_image_random (64, 48,
-        cip_test_plane0_format (c->formats[0]), 3);
-
-    fail_unless_equals_int (gst_harness_push (h,
-            cip_test_buffer_for_format (&src, c->formats[0], 3)),
-        GST_FLOW_FLUSHING);
-    cip_test_image_free (&src);
-  }
+  push_frame_returning (h, c, 64, 48, GST_SECOND, GST_FLOW_FLUSHING);
   fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
   gst_segment_init (&segment, GST_FORMAT_TIME);
   segment.start = segment.time = 10 * GST_SECOND;
