@@ -35,6 +35,7 @@
 #include <gst/cuda/gstcudautils.h>
 
 #include "gstcudaimgprocfilter.h"
+#include "gstcudaimgproccompat.h"
 #include "gstcudaimgprochostallocator.h"
 #include "gstcudaimgprocpool.h"
 #include "gstcudaimgprocmeta.h"
@@ -72,7 +73,12 @@ typedef struct
   guint64 frames;
   guint64 uploads;              /* frames copied host to device */
   guint64 downloads;            /* frames copied device to host */
+  /* GStreamer 1.24+: the stream our CUDA-memory frames carry, which
+   * @stream runs on; NULL before 1.24. */
+  GstCudaStream *shared_stream;
   CipStream *stream;
+  /* Where our stream waits for the stream an input frame carries. */
+  CipEvent *upstream_done;
   guint8 *readback;
   GstAllocator *host_allocator; /* page-locked, for system-memory pools */
   /* When downstream waits for our output's ready event, frames are not
@@ -672,9 +678,18 @@ gst_cuda_imgproc_filter_start (GstBaseTransform * trans)
   if (!gst_cuda_context_push (priv->context))
     goto push_failed;
   priv->host_allocator = gst_cuda_imgproc_host_allocator_new (priv->context);
-  status = cip_stream_new (&priv->stream, &priv->memory, error, sizeof (error));
+  priv->shared_stream = gst_cuda_imgproc_stream_new (priv->context);
+  if (priv->shared_stream)
+    status = cip_stream_new_on (&priv->stream,
+        gst_cuda_imgproc_stream_handle (priv->shared_stream), &priv->memory,
+        error, sizeof (error));
+  else
+    status = cip_stream_new (&priv->stream, &priv->memory, error,
+        sizeof (error));
   for (i = 0; status == CIP_OK && i < MAX_IN_FLIGHT; i++)
     status = cip_event_new (&priv->in_flight_done[i], priv->stream);
+  if (status == CIP_OK)
+    status = cip_event_new (&priv->upstream_done, priv->stream);
   if (status != CIP_OK && priv->stream)
     g_strlcpy (error, cip_stream_error (priv->stream), sizeof (error));
   if (status == CIP_OK && klass->readback_size > 0) {
@@ -736,10 +751,12 @@ gst_cuda_imgproc_filter_stop (GstBaseTransform * trans)
       klass->release (filter, priv->stream);
     for (i = 0; i < MAX_IN_FLIGHT; i++)
       g_clear_pointer (&priv->in_flight_done[i], cip_event_free);
+    g_clear_pointer (&priv->upstream_done, cip_event_free);
     cip_host_free (priv->readback, priv->stream);
     cip_stream_free (priv->stream);
     gst_cuda_context_pop (NULL);
   }
+  gst_cuda_imgproc_clear_stream (&priv->shared_stream);
   priv->readback = NULL;
   priv->stream = NULL;
   gst_clear_object (&priv->host_allocator);
@@ -785,7 +802,7 @@ make_pool (GstCudaImgprocFilter * filter, GstCaps * caps, guint min_buffers,
     return NULL;
 
   if (caps_are_cuda (caps)) {
-    pool = gst_cuda_imgproc_pool_new (priv->context);
+    pool = gst_cuda_imgproc_pool_new (priv->context, priv->shared_stream);
   } else {
     pool = gst_video_buffer_pool_new ();
   }
@@ -1240,13 +1257,25 @@ process_on_device (GstCudaImgprocFilter * filter, GstBuffer * inbuf,
       GST_VIDEO_FRAME_FORMAT (out_frame) && (src_on_device || dst_on_device);
   CipEvent *input_ready = gst_cuda_imgproc_buffer_ready_event (inbuf);
   CipEvent *output_ready = gst_cuda_imgproc_buffer_ready_event (outbuf);
-  gboolean defer = dst_on_device && output_ready && priv->downstream_waits &&
+  GstCudaStream *input_stream = src_on_device ?
+      gst_cuda_imgproc_memory_get_stream (gst_buffer_peek_memory (inbuf, 0)) :
+      NULL;
+  /* Downstream waits for the output on the GPU: one of ours through the
+   * ready event, any 1.24+ element through the stream the frame carries. */
+  gboolean downstream_orders = (output_ready && priv->downstream_waits) ||
+      (priv->shared_stream && gst_cuda_imgproc_memory_get_stream
+      (gst_buffer_peek_memory (outbuf, 0)) == priv->shared_stream);
+  gboolean defer = dst_on_device && downstream_orders &&
       klass->frame_done == NULL && !klass->reads_intensity;
   CipStatus status = CIP_OK;
   guint plane;
 
+  /* The input's writer may still be at work: our stream waits for it. */
   if (src_on_device && input_ready)
     status = cip_stream_wait_event (priv->stream, input_ready);
+  else if (input_stream && input_stream != priv->shared_stream)
+    status = cip_stream_wait_stream (priv->stream,
+        gst_cuda_imgproc_stream_handle (input_stream), priv->upstream_done);
   if (status == CIP_OK && !src_on_device)
     status = cip_copy (&src, &priv->device_src, priv->stream);
   if (status == CIP_OK && priv->intensity.data)

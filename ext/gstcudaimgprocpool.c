@@ -26,6 +26,7 @@
 
 #include <gst/cuda/gstcudamemory.h>
 
+#include "gstcudaimgproccompat.h"
 #include "gstcudaimgprocpool.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_imgproc_pool_debug);
@@ -36,6 +37,7 @@ struct _GstCudaImgprocPool
   GstBufferPool parent;
 
   GstCudaContext *context;
+  GstCudaStream *stream;        /* the owner's (1.24+), which its frames carry */
   GstAllocator *allocator;
 
   GstVideoInfo info;            /* the frames, as the caps say */
@@ -205,8 +207,8 @@ gst_cuda_imgproc_pool_set_config (GstBufferPool * pool, GstStructure * config)
   }
 
   /* The allocator picks the pitch: learn the real size from one frame. */
-  probe = gst_cuda_allocator_alloc (GST_CUDA_ALLOCATOR (self->allocator),
-      self->context, &self->alloc_info);
+  probe = gst_cuda_imgproc_memory_alloc (self->allocator, self->context,
+      self->stream, &self->alloc_info);
   if (probe == NULL) {
     GST_WARNING_OBJECT (self, "could not allocate a %s frame",
         GST_VIDEO_INFO_NAME (&self->info));
@@ -230,8 +232,8 @@ gst_cuda_imgproc_pool_alloc_buffer (GstBufferPool * pool,
   ReadyEvent *ready;
   CipStatus status = CIP_ERROR_CUDA;
 
-  mem = gst_cuda_allocator_alloc (GST_CUDA_ALLOCATOR (self->allocator),
-      self->context, &self->alloc_info);
+  mem = gst_cuda_imgproc_memory_alloc (self->allocator, self->context,
+      self->stream, &self->alloc_info);
   if (mem == NULL) {
     GST_ERROR_OBJECT (self, "could not allocate a %s frame",
         GST_VIDEO_INFO_NAME (&self->info));
@@ -273,6 +275,7 @@ gst_cuda_imgproc_pool_finalize (GObject * object)
   GstCudaImgprocPool *self = GST_CUDA_IMGPROC_POOL (object);
 
   gst_clear_object (&self->allocator);
+  gst_cuda_imgproc_clear_stream (&self->stream);
   gst_clear_object (&self->context);
   G_OBJECT_CLASS (gst_cuda_imgproc_pool_parent_class)->finalize (object);
 }
@@ -297,7 +300,7 @@ gst_cuda_imgproc_pool_init (GstCudaImgprocPool * self)
 }
 
 GstBufferPool *
-gst_cuda_imgproc_pool_new (GstCudaContext * context)
+gst_cuda_imgproc_pool_new (GstCudaContext * context, GstCudaStream * stream)
 {
   GstCudaImgprocPool *self;
 
@@ -305,6 +308,7 @@ gst_cuda_imgproc_pool_new (GstCudaContext * context)
   self = g_object_new (GST_TYPE_CUDA_IMGPROC_POOL, NULL);
   gst_object_ref_sink (self);
   self->context = gst_object_ref (context);
+  self->stream = gst_cuda_imgproc_stream_ref (stream);
   self->allocator = gst_allocator_find (GST_CUDA_MEMORY_TYPE_NAME);
   return GST_BUFFER_POOL_CAST (self);
 }

@@ -14,6 +14,8 @@
 #include <gst/video/video.h>
 #include <gst/cuda/gstcudacontext.h>
 
+#include "gstcudaimgproccompat.h"
+
 #include "cip.h"
 
 G_BEGIN_DECLS
@@ -24,8 +26,10 @@ G_DECLARE_FINAL_TYPE (GstCudaImgprocPool, gst_cuda_imgproc_pool, GST,
 
 /* A pool of GstCudaMemory frames in @context, for every format the
  * elements output, GRAY8 included; each buffer carries a GstVideoMeta
- * describing its layout. */
-GstBufferPool *gst_cuda_imgproc_pool_new (GstCudaContext * context);
+ * describing its layout.  With @stream (GStreamer 1.24+) the frames carry
+ * it: their writer's work is ordered on it, and readers wait for it. */
+GstBufferPool *gst_cuda_imgproc_pool_new (GstCudaContext * context,
+    GstCudaStream * stream);
 
 /* The event a frame of this pool carries: its writer records it once the
  * frame's kernels are enqueued, and a reader in CUDA waits for it instead

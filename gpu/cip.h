@@ -117,6 +117,11 @@ CipStatus cip_device_count (int *count);
  * why. */
 CipStatus cip_stream_new (CipStream ** stream, CipMemoryStats * stats,
     char *error, size_t error_size);
+/* The same on @cuda_stream, a cudaStream_t of the current context that
+ * the caller owns: operations run on it, and cip_stream_free() leaves it
+ * alive. */
+CipStatus cip_stream_new_on (CipStream ** stream, void *cuda_stream,
+    CipMemoryStats * stats, char *error, size_t error_size);
 void cip_stream_free (CipStream * stream);
 CipStatus cip_stream_synchronize (CipStream * stream);
 /* The CUDA stream (a cudaStream_t). */
@@ -135,6 +140,11 @@ CipStatus cip_event_record (CipEvent * event, CipStream * stream);
 /* Work enqueued on @stream from now on waits for @event (a no-op if it
  * was never recorded). */
 CipStatus cip_stream_wait_event (CipStream * stream, CipEvent * event);
+/* Work enqueued on @stream from now on waits for the work enqueued so far
+ * on @other (a cudaStream_t of the current context), through @event,
+ * which it records there.  No host wait. */
+CipStatus cip_stream_wait_stream (CipStream * stream, void *other,
+    CipEvent * event);
 /* Whether the work @event marks is done (or it was never recorded). */
 bool cip_event_done (CipEvent * event);
 /* Blocks until it is. */

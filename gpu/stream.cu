@@ -134,15 +134,20 @@ cip_device_count (int *count)
 }
 
 static CipStatus
-stream_init (CipStream * s)
+stream_init (CipStream * s, void *cuda_stream)
 {
   int device;
 
   CIP_CUDA_TRY (s, cudaGetDevice (&device));
   CIP_CUDA_TRY (s, cudaDeviceGetAttribute (&s->sm_count,
           cudaDevAttrMultiProcessorCount, device));
-  CIP_CUDA_TRY (s, cudaStreamCreateWithFlags (&s->stream,
-          cudaStreamNonBlocking));
+  if (cuda_stream) {
+    s->stream = (cudaStream_t) cuda_stream;
+  } else {
+    CIP_CUDA_TRY (s, cudaStreamCreateWithFlags (&s->stream,
+            cudaStreamNonBlocking));
+    s->owns_stream = true;
+  }
   CIP_FAULT_TRY_ALLOC (s, "cudaMalloc");
   CIP_CUDA_TRY (s, cudaMalloc ((void **) &s->hist,
           (2 * CIP_HIST_BINS + 1) * sizeof (uint32_t)));
@@ -157,9 +162,9 @@ stream_init (CipStream * s)
   return CIP_OK;
 }
 
-CipStatus
-cip_stream_new (CipStream ** stream, CipMemoryStats * stats, char *error,
-    size_t error_size)
+static CipStatus
+stream_new (CipStream ** stream, void *cuda_stream, CipMemoryStats * stats,
+    char *error, size_t error_size)
 {
   CipStream *s = (CipStream *) calloc (1, sizeof (CipStream));
   CipStatus status;
@@ -167,7 +172,7 @@ cip_stream_new (CipStream ** stream, CipMemoryStats * stats, char *error,
   if (s == NULL)
     return CIP_ERROR_OUT_OF_MEMORY;
   s->stats = stats;
-  status = stream_init (s);
+  status = stream_init (s, cuda_stream);
   if (status != CIP_OK) {
     if (error && error_size)
       snprintf (error, error_size, "%s", s->error);
@@ -178,6 +183,22 @@ cip_stream_new (CipStream ** stream, CipMemoryStats * stats, char *error,
   return CIP_OK;
 }
 
+CipStatus
+cip_stream_new (CipStream ** stream, CipMemoryStats * stats, char *error,
+    size_t error_size)
+{
+  return stream_new (stream, NULL, stats, error, error_size);
+}
+
+CipStatus
+cip_stream_new_on (CipStream ** stream, void *cuda_stream,
+    CipMemoryStats * stats, char *error, size_t error_size)
+{
+  if (cuda_stream == NULL)
+    return CIP_ERROR_INVALID_ARGUMENT;
+  return stream_new (stream, cuda_stream, stats, error, error_size);
+}
+
 void
 cip_stream_free (CipStream * stream)
 {
@@ -185,7 +206,8 @@ cip_stream_free (CipStream * stream)
     return;
   if (stream->stream) {
     cudaStreamSynchronize (stream->stream);
-    cudaStreamDestroy (stream->stream);
+    if (stream->owns_stream)
+      cudaStreamDestroy (stream->stream);
   }
   if (stream->hist) {
     cudaFree (stream->hist);
@@ -364,6 +386,17 @@ cip_event_record (CipEvent * event, CipStream * stream)
   if (event == NULL || stream == NULL)
     return CIP_ERROR_INVALID_ARGUMENT;
   CIP_CUDA_TRY (stream, cudaEventRecord (event->event, stream->stream));
+  return CIP_OK;
+}
+
+CipStatus
+cip_stream_wait_stream (CipStream * stream, void *other, CipEvent * event)
+{
+  if (event == NULL || stream == NULL || other == NULL)
+    return CIP_ERROR_INVALID_ARGUMENT;
+  CIP_CUDA_TRY (stream, cudaEventRecord (event->event, (cudaStream_t) other));
+  CIP_CUDA_TRY (stream, cudaStreamWaitEvent (stream->stream, event->event,
+          0));
   return CIP_OK;
 }
 

@@ -30,6 +30,8 @@
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
 
+#include "gstcudaimgproccompat.h"
+
 #include "cip.h"
 
 #define N_SOURCE_FRAMES 4
@@ -128,8 +130,8 @@ make_frame (const GstVideoInfo * info, SourceMemory memory, guint32 seed)
       gst_video_info_set_format (&alloc_info, GST_VIDEO_FORMAT_RGBA,
           GST_ROUND_UP_4 (GST_VIDEO_INFO_WIDTH (info)) / 4,
           GST_VIDEO_INFO_HEIGHT (info));
-    mem = gst_cuda_allocator_alloc (GST_CUDA_ALLOCATOR (allocator),
-        cuda_context, &alloc_info);
+    mem = gst_cuda_imgproc_memory_alloc (allocator, cuda_context, NULL,
+        &alloc_info);
     g_assert (mem != NULL);
     cmem = GST_CUDA_MEMORY_CAST (mem);
     gst_object_unref (allocator);

@@ -492,13 +492,26 @@ cip_test_expected_default (const gchar * element, const CipImage * src)
   return dst;
 }
 
+GstMessage *
+cip_test_bus_pop_type (GstBus * bus, GstMessageType type)
+{
+  GstMessage *msg;
+
+  while ((msg = gst_bus_pop (bus)) != NULL) {
+    if (GST_MESSAGE_TYPE (msg) & type)
+      return msg;
+    gst_message_unref (msg);
+  }
+  return NULL;
+}
+
 guint
 cip_test_bus_pop_errors (GstBus * bus, GError ** first)
 {
   GstMessage *msg;
   guint count = 0;
 
-  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR))) {
+  while ((msg = cip_test_bus_pop_type (bus, GST_MESSAGE_ERROR))) {
     GError *err = NULL;
     gchar *debug = NULL;
 
@@ -539,7 +552,7 @@ cip_test_bus_pop_element_messages (GstBus * bus, const gchar * name)
   GList *list = NULL;
   GstMessage *msg;
 
-  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT))) {
+  while ((msg = cip_test_bus_pop_type (bus, GST_MESSAGE_ELEMENT))) {
     if (gst_message_has_name (msg, name))
       list = g_list_prepend (list, msg);
     else

@@ -785,7 +785,7 @@ GST_START_TEST (test_no_messages_by_default)
   set_mask_caps (h, mask.width, mask.height);
   gst_buffer_unref (push_and_check (h, cip_test_buffer_new (&mask), &mask,
           MODE_COLOR, 8, 0, NULL));
-  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
+  msg = cip_test_bus_pop_type (bus, GST_MESSAGE_ELEMENT);
   fail_unless (msg == NULL, "unexpected %" GST_PTR_FORMAT, msg);
 
   cip_test_image_free (&mask);
@@ -924,7 +924,7 @@ GST_START_TEST (test_more_than_65535_regions)
     gst_buffer_unref (out);
   }
 
-  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING))) {
+  while ((msg = cip_test_bus_pop_type (bus, GST_MESSAGE_WARNING))) {
     GError *err = NULL;
 
     gst_message_parse_warning (msg, &err, NULL);
@@ -939,7 +939,7 @@ GST_START_TEST (test_more_than_65535_regions)
   /* Corners connect the board into one region. */
   gst_buffer_unref (push_and_check (h, cip_test_buffer_new (&board), &board,
           mode, 8, 0, NULL));
-  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING) == NULL);
+  fail_unless (cip_test_bus_pop_type (bus, GST_MESSAGE_WARNING) == NULL);
   fail_unless_equals_int (cip_test_bus_pop_errors (bus, NULL), 0);
 
   cip_test_image_free (&board);
@@ -1059,7 +1059,7 @@ GST_START_TEST (test_short_buffer_is_an_error)
 
   cip_test_assert_short_buffer_refused (h, bus, GST_VIDEO_FORMAT_GRAY8);
   fail_unless_equals_int (get_n_regions (label), 0);
-  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT) == NULL);
+  fail_unless (cip_test_bus_pop_type (bus, GST_MESSAGE_ELEMENT) == NULL);
 
   gst_object_unref (label);
   cip_test_harness_teardown_with_bus (h, bus);

@@ -327,7 +327,7 @@ GST_START_TEST (test_no_messages_by_default)
   /* The frames were processed: the threshold is coins'. */
   fail_unless_equals_int (get_threshold (otsu), expected_int ("coins",
           "otsu-threshold"));
-  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
+  msg = cip_test_bus_pop_type (bus, GST_MESSAGE_ELEMENT);
   fail_unless (msg == NULL, "unexpected %" GST_PTR_FORMAT, msg);
 
   gst_object_unref (otsu);

@@ -20,6 +20,8 @@
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudautils.h>
 
+#include "gstcudaimgproccompat.h"
+
 #include "cip-ref.h"
 #include "test-element.h"
 
@@ -623,8 +625,7 @@ GST_START_TEST (test_frame_of_another_context)
   fail_unless (other != NULL);
   allocator = gst_allocator_find (GST_CUDA_MEMORY_TYPE_NAME);
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_RGBA, 161, 97);
-  mem = gst_cuda_allocator_alloc (GST_CUDA_ALLOCATOR (allocator), other,
-      &info);
+  mem = gst_cuda_imgproc_memory_alloc (allocator, other, NULL, &info);
   fail_unless (mem != NULL);
   frame = gst_buffer_new ();
   gst_buffer_append_memory (frame, mem);
