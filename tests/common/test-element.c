@@ -40,6 +40,31 @@ cip_test_probe_cuda_device (void)
   return WIFEXITED (status) && WEXITSTATUS (status) == 0;
 }
 
+gboolean
+cip_test_have_required_elements (void)
+{
+  gchar **names = g_strsplit (g_getenv ("CIP_TEST_REQUIRE") ?
+      g_getenv ("CIP_TEST_REQUIRE") : "", " ", -1);
+  gboolean all = TRUE;
+  guint i;
+
+  for (i = 0; names[i] && all; i++) {
+    GstElementFactory *factory;
+
+    if (*names[i] == '\0')
+      continue;
+    factory = gst_element_factory_find (names[i]);
+    if (factory == NULL) {
+      g_print ("this GStreamer installation has no %s element: skipped\n",
+          names[i]);
+      all = FALSE;
+    }
+    gst_clear_object (&factory);
+  }
+  g_strfreev (names);
+  return all;
+}
+
 GstVideoFormat
 cip_test_video_format (CipFormat format)
 {

@@ -30,12 +30,18 @@ G_BEGIN_DECLS
   main (int argc, char **argv)                                          \
   {                                                                     \
     gst_check_init (&argc, &argv);                                      \
+    if (!cip_test_have_required_elements ())                            \
+      return CIP_TEST_SKIP;                                             \
     if (cip_test_backend_is_cuda () && !cip_test_probe_cuda_device ()) { \
       g_print ("no usable CUDA device: skipped\n");                     \
       return CIP_TEST_SKIP;                                             \
     }                                                                   \
     return gst_check_run_suite (name##_suite (), #name, __FILE__);      \
   }
+
+/* Whether every element that CIP_TEST_REQUIRE names (separated by
+ * spaces) can be made here; says which is missing when one is not. */
+gboolean cip_test_have_required_elements (void);
 
 /* cip_test_have_cuda_device(), asked in a child process so that this one
  * does not initialize CUDA (which a later fork() would inherit broken). */
