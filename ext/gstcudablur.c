@@ -45,6 +45,9 @@ enum
 #define DEFAULT_SIGMA 1.0
 
 #define BLUR_FORMATS "{ GRAY8, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR }"
+/* A gray output may also be the luma of NV12 or I420. */
+#define BLUR_FORMATS_OUT \
+    "{ GRAY8, NV12, I420, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR }"
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK,
@@ -54,7 +57,7 @@ static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC,
     GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_CUDA_IMGPROC_CAPS_MAKE (BLUR_FORMATS)));
+    GST_STATIC_CAPS (GST_CUDA_IMGPROC_CAPS_MAKE (BLUR_FORMATS_OUT)));
 
 struct _GstCudaBlur
 {

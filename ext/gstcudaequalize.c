@@ -78,6 +78,7 @@ gst_cuda_equalize_class_init (GstCudaEqualizeClass * klass)
       "on the GPU", "gst-cuda-imgproc authors");
 
   filter_class->process = GST_DEBUG_FUNCPTR (gst_cuda_equalize_process);
+  filter_class->passes_chroma = TRUE;
 }
 
 static void

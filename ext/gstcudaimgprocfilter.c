@@ -39,6 +39,7 @@
 #include "gstcudaimgprochostallocator.h"
 #include "gstcudaimgprocpool.h"
 #include "gstcudaimgprocmeta.h"
+#include "cip-ref.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_imgproc_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_imgproc_filter_debug
@@ -95,6 +96,7 @@ typedef struct
   GstVideoInfo out_info;
   gboolean in_cuda;             /* caps say memory:CUDAMemory */
   gboolean out_cuda;
+  gboolean neutral_chroma;      /* a gray output as YUV: chroma set to 128 */
   CipFormat src_format;
   CipFormat dst_format;
   CipImage device_src;
@@ -369,34 +371,141 @@ gst_cuda_imgproc_filter_get_intensity (GstCudaImgprocFilter * filter)
   return GET_PRIV (filter)->intensity_for_process;
 }
 
-/* Replaces the format of every structure of @caps with @formats (a
- * NULL-terminated list) and drops the fields that belong to the old
- * format. */
-static void
-caps_set_formats (GstCaps * caps, const gchar * const *formats)
+/* Formats that hold a gray frame as YUV, the chroma neutral, for
+ * neighbours that take no GRAY8. */
+static const gchar *const gray_as_yuv_formats[] = { "NV12", "I420", NULL };
+
+static gboolean
+formats_contain (const gchar * const *formats, const gchar * format)
 {
-  GValue list = G_VALUE_INIT;
+  return formats && g_strv_contains (formats, format);
+}
+
+/* Adds @format to @formats unless it is there. */
+static void
+formats_add (GPtrArray * formats, const gchar * format)
+{
   guint i;
 
-  g_value_init (&list, GST_TYPE_LIST);
-  for (i = 0; formats[i]; i++) {
-    GValue v = G_VALUE_INIT;
+  for (i = 0; i < formats->len; i++)
+    if (g_str_equal (g_ptr_array_index (formats, i), format))
+      return;
+  g_ptr_array_add (formats, (gpointer) format);
+}
 
-    g_value_init (&v, G_TYPE_STRING);
-    g_value_set_static_string (&v, formats[i]);
-    gst_value_list_append_and_take_value (&list, &v);
-  }
+/* The formats the other pad may have when this one has @format. */
+static void
+other_formats (GstCudaImgprocFilter * self, GstPadDirection direction,
+    const gchar * format, GPtrArray * formats)
+{
+  GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (self);
+  const gchar *const *outputs = klass->get_output_formats ?
+      klass->get_output_formats (self) : klass->output_formats;
+  guint i;
 
-  for (i = 0; i < gst_caps_get_size (caps); i++) {
-    GstStructure *s = gst_caps_get_structure (caps, i);
-
-    if (formats[1] == NULL)
-      gst_structure_set (s, "format", G_TYPE_STRING, formats[0], NULL);
+  if (direction == GST_PAD_SINK) {
+    if (outputs)
+      for (i = 0; outputs[i]; i++)
+        formats_add (formats, outputs[i]);
     else
-      gst_structure_set_value (s, "format", &list);
-    gst_structure_remove_fields (s, "colorimetry", "chroma-site", NULL);
+      formats_add (formats, format);
+    if (outputs ? formats_contain (outputs, "GRAY8") :
+        g_str_equal (format, "GRAY8"))
+      for (i = 0; gray_as_yuv_formats[i]; i++)
+        formats_add (formats, gray_as_yuv_formats[i]);
+    return;
   }
-  g_value_unset (&list);
+
+  if (klass->input_formats) {
+    if (formats_contain (outputs, format) || (formats_contain (outputs,
+                "GRAY8") && formats_contain (gray_as_yuv_formats, format)))
+      for (i = 0; klass->input_formats[i]; i++)
+        formats_add (formats, klass->input_formats[i]);
+    return;
+  }
+  formats_add (formats, format);
+  if (formats_contain (gray_as_yuv_formats, format))
+    formats_add (formats, "GRAY8");
+}
+
+/* @s, with each format of its "format" field (a string or a list) in
+ * turn, into @result, its format replaced by the formats the other pad
+ * may have then.  Fields that belong to the old format go with it. */
+static void
+transform_structure (GstCudaImgprocFilter * self, GstPadDirection direction,
+    const GstStructure * s, GstCapsFeatures * features, GstCaps ** result)
+{
+  GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (self);
+  const GValue *value = gst_structure_get_value (s, "format");
+  guint n = value && GST_VALUE_HOLDS_LIST (value) ?
+      gst_value_list_get_size (value) : 1;
+  guint i, j;
+
+  /* Any format: any of the formats of the other side. */
+  if (value == NULL) {
+    const gchar *const *formats = direction == GST_PAD_SRC ?
+        klass->input_formats : klass->get_output_formats ?
+        klass->get_output_formats (self) : klass->output_formats;
+    GstStructure *copy = gst_structure_copy (s);
+
+    if (formats) {
+      GValue list = G_VALUE_INIT;
+
+      gst_value_list_init (&list, 0);
+      for (j = 0; formats[j]; j++) {
+        GValue f = G_VALUE_INIT;
+
+        g_value_init (&f, G_TYPE_STRING);
+        g_value_set_static_string (&f, formats[j]);
+        gst_value_list_append_and_take_value (&list, &f);
+      }
+      gst_structure_take_value (copy, "format", &list);
+      gst_structure_remove_fields (copy, "colorimetry", "chroma-site", NULL);
+    }
+    *result = gst_caps_merge_structure_full (*result, copy,
+        features ? gst_caps_features_copy (features) : NULL);
+    return;
+  }
+
+  for (i = 0; i < n; i++) {
+    const GValue *v = value && GST_VALUE_HOLDS_LIST (value) ?
+        gst_value_list_get_value (value, i) : value;
+    const gchar *format = v && G_VALUE_HOLDS_STRING (v) ?
+        g_value_get_string (v) : NULL;
+    GPtrArray *formats;
+    GstStructure *copy;
+
+    if (format == NULL)
+      continue;
+    formats = g_ptr_array_new ();
+    other_formats (self, direction, format, formats);
+    if (formats->len > 0) {
+      copy = gst_structure_copy (s);
+      if (formats->len == 1) {
+        gst_structure_set (copy, "format", G_TYPE_STRING,
+            g_ptr_array_index (formats, 0), NULL);
+      } else {
+        GValue list = G_VALUE_INIT;
+
+        g_value_init (&list, GST_TYPE_LIST);
+        for (j = 0; j < formats->len; j++) {
+          GValue f = G_VALUE_INIT;
+
+          g_value_init (&f, G_TYPE_STRING);
+          g_value_set_static_string (&f, g_ptr_array_index (formats, j));
+          gst_value_list_append_and_take_value (&list, &f);
+        }
+        gst_structure_take_value (copy, "format", &list);
+      }
+      if (formats->len > 1 || !g_str_equal (g_ptr_array_index (formats, 0),
+              format))
+        gst_structure_remove_fields (copy, "colorimetry", "chroma-site",
+            NULL);
+      *result = gst_caps_merge_structure_full (*result, copy,
+          features ? gst_caps_features_copy (features) : NULL);
+    }
+    g_ptr_array_unref (formats);
+  }
 }
 
 /* @caps with every structure's memory feature set to @feature. */
@@ -420,16 +529,13 @@ gst_cuda_imgproc_filter_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
 {
   GstCudaImgprocFilter *self = GST_CUDA_IMGPROC_FILTER (trans);
-  GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (self);
-  const gchar *const *output_formats = klass->get_output_formats ?
-      klass->get_output_formats (self) : klass->output_formats;
-  const gchar *const *formats = direction == GST_PAD_SINK ?
-      output_formats : klass->input_formats;
   GstCaps *other, *result;
+  guint i;
 
-  other = gst_caps_copy (caps);
-  if (formats)
-    caps_set_formats (other, formats);
+  other = gst_caps_new_empty ();
+  for (i = 0; i < gst_caps_get_size (caps); i++)
+    transform_structure (self, direction, gst_caps_get_structure (caps, i),
+        gst_caps_get_features (caps, i), &other);
 
   if (gst_cuda_imgproc_filter_get_backend (self) ==
       GST_CUDA_IMGPROC_BACKEND_CUDA) {
@@ -452,6 +558,54 @@ gst_cuda_imgproc_filter_transform_caps (GstBaseTransform * trans,
   GST_DEBUG_OBJECT (trans, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
       direction == GST_PAD_SINK ? "sink" : "src", caps, result);
   return result;
+}
+
+/* Whether frames of @in_format become frames of @out_format (NV12 or
+ * I420) whose luma plane is the element's gray output and whose chroma is
+ * neutral, rather than keeping the input's chroma. */
+static gboolean
+is_gray_as_yuv (GstCudaImgprocFilter * self, GstVideoFormat in_format,
+    GstVideoFormat out_format)
+{
+  GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (self);
+
+  if (out_format != GST_VIDEO_FORMAT_NV12 &&
+      out_format != GST_VIDEO_FORMAT_I420)
+    return FALSE;
+  return !(klass->passes_chroma && in_format == out_format);
+}
+
+/* A gray frame as YUV is full range, and its BT.601 matrix makes neutral
+ * chroma gray: every converter downstream gives R = G = B = Y. */
+static GstCaps *
+fixate_gray_as_yuv (GstCudaImgprocFilter * self, GstCaps * caps,
+    GstCaps * othercaps)
+{
+  GstStructure *in = gst_caps_get_structure (caps, 0);
+  GstStructure *out;
+  const gchar *in_format = gst_structure_get_string (in, "format");
+  const gchar *out_format;
+  GstVideoColorimetry gray = { GST_VIDEO_COLOR_RANGE_0_255,
+    GST_VIDEO_COLOR_MATRIX_BT601, GST_VIDEO_TRANSFER_UNKNOWN,
+    GST_VIDEO_COLOR_PRIMARIES_UNKNOWN
+  };
+  gchar *colorimetry;
+
+  if (gst_caps_is_empty (othercaps) || in_format == NULL)
+    return othercaps;
+  out = gst_caps_get_structure (othercaps, 0);
+  out_format = gst_structure_get_string (out, "format");
+  if (out_format == NULL || gst_structure_has_field (out, "colorimetry") ||
+      !is_gray_as_yuv (self, gst_video_format_from_string (in_format),
+          gst_video_format_from_string (out_format)))
+    return othercaps;
+
+  othercaps = gst_caps_make_writable (othercaps);
+  colorimetry = gst_video_colorimetry_to_string (&gray);
+  gst_structure_set (gst_caps_get_structure (othercaps, 0), "colorimetry",
+      G_TYPE_STRING, colorimetry, NULL);
+  g_free (colorimetry);
+  return othercaps;
 }
 
 /* Output in CUDA memory whenever downstream takes it.  GstBaseTransform
@@ -487,9 +641,13 @@ gst_cuda_imgproc_filter_fixate_caps (GstBaseTransform * trans,
     }
   }
 
-  return GST_BASE_TRANSFORM_CLASS
+  othercaps = GST_BASE_TRANSFORM_CLASS
       (gst_cuda_imgproc_filter_parent_class)->fixate_caps (trans, direction,
       caps, othercaps);
+  if (direction == GST_PAD_SINK)
+    othercaps = fixate_gray_as_yuv (GST_CUDA_IMGPROC_FILTER (trans), caps,
+        othercaps);
+  return othercaps;
 }
 
 static void
@@ -1016,6 +1174,12 @@ gst_cuda_imgproc_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   priv->out_cuda = caps_are_cuda (outcaps);
   priv->src_format = src_format;
   priv->dst_format = dst_format;
+  priv->neutral_chroma = is_gray_as_yuv (filter,
+      GST_VIDEO_INFO_FORMAT (&in_info), GST_VIDEO_INFO_FORMAT (&out_info));
+  /* Equal caps are not a copy when the output's chroma is not the input's
+   * (cudagray on NV12). */
+  if (priv->neutral_chroma && gst_base_transform_is_passthrough (trans))
+    gst_base_transform_set_passthrough (trans, FALSE);
 
   if (priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CPU ||
       gst_base_transform_is_passthrough (trans))
@@ -1253,8 +1417,9 @@ process_on_device (GstCudaImgprocFilter * filter, GstBuffer * inbuf,
   CipImage dst = plane_image (out_frame, 0, priv->dst_format);
   CipImage *work_src = src_on_device ? &src : &priv->device_src;
   CipImage *work_dst = dst_on_device ? &dst : &priv->device_dst;
-  gboolean copy_chroma = GST_VIDEO_FRAME_FORMAT (in_frame) ==
-      GST_VIDEO_FRAME_FORMAT (out_frame) && (src_on_device || dst_on_device);
+  gboolean copy_chroma = !priv->neutral_chroma &&
+      GST_VIDEO_FRAME_FORMAT (in_frame) == GST_VIDEO_FRAME_FORMAT (out_frame)
+      && (src_on_device || dst_on_device);
   CipEvent *input_ready = gst_cuda_imgproc_buffer_ready_event (inbuf);
   CipEvent *output_ready = gst_cuda_imgproc_buffer_ready_event (outbuf);
   GstCudaStream *input_stream = src_on_device ?
@@ -1293,6 +1458,12 @@ process_on_device (GstCudaImgprocFilter * filter, GstBuffer * inbuf,
     CipImage out_plane = plane_image (out_frame, plane, CIP_FORMAT_GRAY8);
 
     status = cip_copy (&in_plane, &out_plane, priv->stream);
+  }
+  for (plane = 1; priv->neutral_chroma && dst_on_device && status == CIP_OK &&
+      plane < GST_VIDEO_FRAME_N_PLANES (out_frame); plane++) {
+    CipImage out_plane = plane_image (out_frame, plane, CIP_FORMAT_GRAY8);
+
+    status = cip_fill (&out_plane, CIP_NEUTRAL_CHROMA, priv->stream);
   }
 
   if (status == CIP_OK && defer) {
@@ -1391,9 +1562,16 @@ gst_cuda_imgproc_filter_transform (GstBaseTransform * trans,
     goto process_failed;
 
 
-  /* Chroma (NV12, I420) passes untouched; host to host here. */
-  if (GST_VIDEO_FRAME_FORMAT (&out_frame) == GST_VIDEO_FRAME_FORMAT (&in_frame)
-      && !src_on_device && !dst_on_device)
+  /* Chroma (NV12, I420) passes untouched, or is neutral for a gray frame
+   * as YUV; host to host here. */
+  if (priv->neutral_chroma && !dst_on_device)
+    for (plane = 1; plane < GST_VIDEO_FRAME_N_PLANES (&out_frame); plane++) {
+      CipImage out_plane = plane_image (&out_frame, plane, CIP_FORMAT_GRAY8);
+
+      cip_ref_fill (&out_plane, CIP_NEUTRAL_CHROMA, NULL);
+    }
+  else if (GST_VIDEO_FRAME_FORMAT (&out_frame) ==
+      GST_VIDEO_FRAME_FORMAT (&in_frame) && !src_on_device && !dst_on_device)
     for (plane = 1; plane < GST_VIDEO_FRAME_N_PLANES (&out_frame); plane++)
       gst_video_frame_copy_plane (&out_frame, &in_frame, plane);
 

@@ -24,6 +24,10 @@ G_BEGIN_DECLS
     "format = (string) " format ", "                            \
     "width = (int) [ 1, 16384 ], height = (int) [ 1, 16384 ], " \
     "framerate = " GST_VIDEO_FPS_RANGE
+/* The formats of a gray output: GRAY8, or the same frame as the luma of
+ * NV12 or I420 with neutral chroma, for neighbours that take no GRAY8. */
+#define GST_CUDA_IMGPROC_GRAY_FORMATS "{ GRAY8, NV12, I420 }"
+
 #define GST_CUDA_IMGPROC_CAPS_MAKE(format)                      \
     "video/x-raw(memory:CUDAMemory), "                          \
     GST_CUDA_IMGPROC_VIDEO_FIELDS (format) "; "                 \
@@ -75,6 +79,11 @@ G_DECLARE_DERIVABLE_TYPE (GstCudaImgprocFilter, gst_cuda_imgproc_filter,
  * @attaches_intensity: the element makes masks: each output frame carries
  *   its gray input as a #GstCudaImgprocIntensityMeta (unless the input
  *   already carried one, which is passed on).
+ * @passes_chroma: the chroma planes of NV12 and I420 input pass to the
+ *   output of the same format untouched.  Otherwise an element whose
+ *   output is GRAY8 may also output NV12 or I420 (for neighbours that take
+ *   no GRAY8, such as nvcodec's): the gray frame as luma, full range, with
+ *   neutral chroma (128).
  * @reads_intensity: @process reads the gray frame of the input's
  *   #GstCudaImgprocIntensityMeta: see
  *   gst_cuda_imgproc_filter_get_intensity().
@@ -100,6 +109,7 @@ struct _GstCudaImgprocFilterClass
   const gchar *const *input_formats;
   const gchar *const *output_formats;
   gboolean attaches_intensity;
+  gboolean passes_chroma;
   gboolean reads_intensity;
 
   gpointer _gst_reserved[GST_PADDING];

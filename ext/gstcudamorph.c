@@ -50,6 +50,9 @@ enum
 #define DEFAULT_RADIUS 1
 
 #define MORPH_FORMATS "{ GRAY8, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR }"
+/* A gray output may also be the luma of NV12 or I420. */
+#define MORPH_FORMATS_OUT \
+    "{ GRAY8, NV12, I420, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR }"
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK,
@@ -59,7 +62,7 @@ static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC,
     GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_CUDA_IMGPROC_CAPS_MAKE (MORPH_FORMATS)));
+    GST_STATIC_CAPS (GST_CUDA_IMGPROC_CAPS_MAKE (MORPH_FORMATS_OUT)));
 
 struct _GstCudaMorph
 {

@@ -61,7 +61,8 @@ static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC,
     GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_CUDA_IMGPROC_CAPS_MAKE ("GRAY8")));
+    GST_STATIC_CAPS (GST_CUDA_IMGPROC_CAPS_MAKE
+        (GST_CUDA_IMGPROC_GRAY_FORMATS)));
 
 struct _GstCudaOtsu
 {

@@ -163,6 +163,13 @@ void cip_memory_stats (CipMemoryStats * stats);
  * device on either side, asynchronously on @stream. */
 CipStatus cip_copy (const CipImage * src, CipImage * dst, CipStream * stream);
 
+/* The chroma value of a gray frame as YUV. */
+#define CIP_NEUTRAL_CHROMA 128
+
+/* Sets every byte of the rows of @image (a device image; its width in
+ * bytes) to @value, asynchronously on @stream. */
+CipStatus cip_fill (CipImage * image, uint8_t value, CipStream * stream);
+
 /* Operations.  @src and @dst are device images of the same size; @dst is
  * GRAY8.  Each is asynchronous: results are ready after
  * cip_stream_synchronize(). */

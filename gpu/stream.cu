@@ -348,6 +348,17 @@ cip_copy (const CipImage * src, CipImage * dst, CipStream * stream)
   return CIP_OK;
 }
 
+CipStatus
+cip_fill (CipImage * image, uint8_t value, CipStream * stream)
+{
+  if (stream == NULL || cip_image_validate (image) != CIP_OK)
+    return CIP_ERROR_INVALID_ARGUMENT;
+  CIP_CUDA_TRY (stream, cudaMemset2DAsync (image->data, image->stride, value,
+          (size_t) image->width * cip_format_bytes_per_pixel (image->format),
+          image->height, stream->stream));
+  return CIP_OK;
+}
+
 struct _CipEvent
 {
   cudaEvent_t event;

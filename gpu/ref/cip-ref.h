@@ -21,6 +21,8 @@
 extern "C" {
 #endif
 
+CipStatus cip_ref_fill (CipImage * image, uint8_t value, CipStream * stream);
+
 CipStatus cip_ref_gray (const CipImage * src, CipImage * dst,
     CipGrayMethod method, CipStream * stream);
 

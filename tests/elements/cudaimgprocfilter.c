@@ -579,6 +579,83 @@ GST_START_TEST (test_nonexistent_device)
 
 GST_END_TEST;
 
+/* Where a neighbour takes no GRAY8, a gray output is the luma of NV12 or
+ * I420: the same bytes, the chroma neutral (128), full range, so that a
+ * converter gives R = G = B = Y; cudagray on NV12 is then no copy of its
+ * input. */
+static const struct
+{
+  const gchar *name;
+  GstVideoFormat in_format;
+} gray_as_yuv_cases[] = {
+  {"cudagray", GST_VIDEO_FORMAT_RGBA},
+  {"cudagray", GST_VIDEO_FORMAT_NV12},
+  {"cudamask", GST_VIDEO_FORMAT_GRAY8},
+  {"cudaequalize", GST_VIDEO_FORMAT_GRAY8},
+  {"cudaotsu", GST_VIDEO_FORMAT_GRAY8},
+  {"cudablur", GST_VIDEO_FORMAT_GRAY8},
+  {"cudamorph", GST_VIDEO_FORMAT_GRAY8},
+};
+
+static const GstVideoFormat gray_as_yuv_formats[] = {
+  GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420,
+};
+
+GST_START_TEST (test_gray_as_yuv)
+{
+  guint n_formats = G_N_ELEMENTS (gray_as_yuv_formats);
+  const gchar *name = gray_as_yuv_cases[__i__ / n_formats].name;
+  GstVideoFormat in_format = gray_as_yuv_cases[__i__ / n_formats].in_format;
+  GstVideoFormat out_format = gray_as_yuv_formats[__i__ % n_formats];
+  GstHarness *h = cip_test_harness_new (name, NULL);
+  CipFormat src_format = in_format == GST_VIDEO_FORMAT_RGBA ?
+      CIP_FORMAT_RGBA : CIP_FORMAT_GRAY8;
+  CipImage src = cip_test_image_random (33, 17, src_format, 7);
+  CipImage expected = cip_test_expected_default (name, &src);
+  GstVideoColorimetry colorimetry;
+  GstVideoFrame frame;
+  GstVideoInfo info;
+  GstBuffer *out;
+  GstCaps *caps;
+  guint plane, comp, x, y;
+  gchar *sink_caps = g_strdup_printf ("video/x-raw,format=%s",
+      gst_video_format_to_string (out_format));
+
+  gst_harness_set_sink_caps_str (h, sink_caps);
+  g_free (sink_caps);
+  cip_test_harness_set_caps (h, in_format, 33, 17);
+  out = cip_test_push_pull (h, cip_test_buffer_for_format (&src, in_format,
+          5));
+  caps = cip_test_harness_output_caps (h);
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (&info), out_format);
+  colorimetry = GST_VIDEO_INFO_COLORIMETRY (&info);
+  fail_unless_equals_int (colorimetry.range, GST_VIDEO_COLOR_RANGE_0_255);
+  fail_unless_equals_int (colorimetry.matrix, GST_VIDEO_COLOR_MATRIX_BT601);
+  cip_test_assert_buffer_image (out, caps, &expected);
+
+  fail_unless (gst_video_frame_map (&frame, &info, out, GST_MAP_READ));
+  for (plane = 1; plane < GST_VIDEO_FRAME_N_PLANES (&frame); plane++) {
+    for (comp = 0; GST_VIDEO_FORMAT_INFO_PLANE (info.finfo, comp) != plane;)
+      comp++;
+    for (y = 0; y < (guint) GST_VIDEO_FRAME_COMP_HEIGHT (&frame, comp); y++)
+      for (x = 0; x < (guint) (GST_VIDEO_FRAME_COMP_WIDTH (&frame, comp) *
+              GST_VIDEO_FRAME_COMP_PSTRIDE (&frame, comp)); x++)
+        fail_unless_equals_int (((guint8 *) GST_VIDEO_FRAME_PLANE_DATA
+                (&frame, plane))[y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame,
+                    plane) + x], 128);
+  }
+  gst_video_frame_unmap (&frame);
+
+  gst_caps_unref (caps);
+  gst_buffer_unref (out);
+  cip_test_image_free (&expected);
+  cip_test_image_free (&src);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 static Suite *
 cudaimgprocfilter_suite (void)
 {
@@ -595,6 +672,8 @@ cudaimgprocfilter_suite (void)
   tcase_add_loop_test (tc, test_short_buffer_is_an_error, 0, n);
   tcase_add_loop_test (tc, test_padded_gray8_stride, 0, 3);
   tcase_add_test (tc, test_padded_rgba_stride_and_offset);
+  tcase_add_loop_test (tc, test_gray_as_yuv, 0,
+      G_N_ELEMENTS (gray_as_yuv_cases) * G_N_ELEMENTS (gray_as_yuv_formats));
   tcase_add_loop_test (tc, test_odd_sizes, 0,
       G_N_ELEMENTS (odd_size_cases) * G_N_ELEMENTS (odd_sizes));
   tcase_add_loop_test (tc, test_caps_change_mid_stream, 0, n);

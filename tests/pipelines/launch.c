@@ -387,6 +387,46 @@ GST_START_TEST (test_chain_of_four)
 
 GST_END_TEST;
 
+/* A gray frame as I420 is gray to another converter: videoconvert gives
+ * R = G = B = the mask. */
+GST_START_TEST (test_gray_as_yuv_converts_to_gray)
+{
+  static const Step steps[] = { STEP_GRAY, STEP_OTSU };
+  Run *run = run_pipeline (SOURCE ("video/x-raw,format=GRAY8,width=322,"
+          "height=241") "cudaotsu backend=%s ! video/x-raw,format=I420 ! "
+      "videoconvert ! video/x-raw,format=RGBA" SINK);
+  guint i, x, y;
+
+  fail_unless_equals_int (run->out->len, N_FRAMES);
+  for (i = 0; i < N_FRAMES; i++) {
+    CipImage expected = reference_output (g_ptr_array_index (run->in, i),
+        steps, G_N_ELEMENTS (steps));
+    GstSample *sample = g_ptr_array_index (run->out, i);
+    GstVideoInfo info;
+    GstVideoFrame frame;
+
+    fail_unless (gst_video_info_from_caps (&info,
+            gst_sample_get_caps (sample)));
+    fail_unless (gst_video_frame_map (&frame, &info,
+            gst_sample_get_buffer (sample), GST_MAP_READ));
+    for (y = 0; y < 241; y++)
+      for (x = 0; x < 322; x++) {
+        const guint8 *rgba = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA
+            (&frame, 0) + y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0) + 4 * x;
+        guint8 want = ((const guint8 *) expected.data)[y * expected.stride + x];
+
+        fail_unless (rgba[0] == want && rgba[1] == want && rgba[2] == want,
+            "frame %u pixel (%u, %u): %u %u %u, want %u", i, x, y, rgba[0],
+            rgba[1], rgba[2], want);
+      }
+    gst_video_frame_unmap (&frame);
+    cip_test_image_free (&expected);
+  }
+  run_free (run);
+}
+
+GST_END_TEST;
+
 /* Type names must not collide with nvcodec's, and on a GPU our elements
  * share the CUDA context of nvcodec's. */
 GST_START_TEST (test_beside_nvcodec)
@@ -550,6 +590,25 @@ GST_START_TEST (test_between_cudaupload_and_cudadownload)
 
 GST_END_TEST;
 
+/* The masks leave the GPU through nvcodec's download, which takes no
+ * GRAY8: as the luma of NV12. */
+GST_START_TEST (test_gray_chain_into_cudadownload)
+{
+  static const Step steps[] = { STEP_GRAY, STEP_EQUALIZE, STEP_OTSU };
+  Run *run = run_pipeline (SOURCE ("video/x-raw,format=RGBA,width=1280,"
+          "height=720") "cudaupload ! cudagray name=x0 backend=%s ! "
+      "cudaequalize name=x1 backend=%s ! cudaotsu name=x2 backend=%s ! "
+      "cudadownload ! video/x-raw,format=NV12" SINK);
+
+  assert_outputs (run, steps, G_N_ELEMENTS (steps));
+  fail_unless_equals_uint64 (run->uploads[0] + run->uploads[1] +
+      run->uploads[2] + run->downloads[0] + run->downloads[1] +
+      run->downloads[2], 0);
+  run_free (run);
+}
+
+GST_END_TEST;
+
 /* nvcodec 1.24+'s converter on either side of our chain, in CUDA memory:
  * it converts the decoder-like NV12 frames to RGBA for cudagray, and our
  * equalized NV12 to I420 for the next element. */
@@ -621,7 +680,7 @@ GST_START_TEST (test_h264_decode_chain)
       "queue ! cudadownload ! video/x-raw,format=NV12 ! "
       "appsink name=in sync=false wait-on-eos=false "
       "t. ! queue ! cudagray name=x0 backend=%%s ! cudaequalize name=x1 "
-      "backend=%%s ! cudaotsu name=x2 backend=%%s ! video/x-raw ! "
+      "backend=%%s ! cudaotsu name=x2 backend=%%s ! cudadownload ! "
       "appsink name=out sync=false wait-on-eos=false", clip);
   run = run_pipeline (launch);
   fail_unless (run->out->len > 0);
@@ -767,12 +826,14 @@ pipelines_suite (void)
   tcase_add_test (launch, test_cudaotsu_launch);
   tcase_add_test (launch, test_chain_of_four);
   tcase_add_test (launch, test_beside_nvcodec);
+  tcase_add_test (launch, test_gray_as_yuv_converts_to_gray);
   tcase_add_test (device, test_chain_stays_on_device);
   tcase_add_test (device, test_frame_of_another_context);
   tcase_add_loop_test (nvcodec, test_memory_combinations, 0,
       4 * G_N_ELEMENTS (memory_cases));
   tcase_add_test (nvcodec, test_chain_after_cudaupload);
   tcase_add_test (nvcodec, test_between_cudaupload_and_cudadownload);
+  tcase_add_test (nvcodec, test_gray_chain_into_cudadownload);
   tcase_add_test (convertscale, test_beside_cudaconvertscale);
   tcase_add_test (nvjpeg, test_into_nvjpegenc);
   tcase_add_test (nvdec, test_h264_decode_chain);

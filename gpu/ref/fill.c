@@ -1,0 +1,25 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+#include <string.h>
+
+#include "cip-ref.h"
+
+CipStatus
+cip_ref_fill (CipImage * image, uint8_t value, CipStream * stream)
+{
+  size_t row = (size_t) image->width *
+      cip_format_bytes_per_pixel (image->format);
+
+  if (cip_image_validate (image) != CIP_OK)
+    return CIP_ERROR_INVALID_ARGUMENT;
+  for (int y = 0; y < image->height; y++)
+    memset ((uint8_t *) image->data + (size_t) y * image->stride, value, row);
+  return CIP_OK;
+}
