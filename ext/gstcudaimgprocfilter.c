@@ -77,6 +77,9 @@ typedef struct
   /* GStreamer 1.24+: the stream our CUDA-memory frames carry, which
    * @stream runs on; NULL before 1.24. */
   GstCudaStream *shared_stream;
+  /* CIP_SYNC_HANDOVER set: frames are handed over as on 1.22, synchronized
+   * on the host (for the benchmark to measure what the stream saves). */
+  gboolean sync_handover;
   CipStream *stream;
   /* Where our stream waits for the stream an input frame carries. */
   CipEvent *upstream_done;
@@ -836,7 +839,9 @@ gst_cuda_imgproc_filter_start (GstBaseTransform * trans)
   if (!gst_cuda_context_push (priv->context))
     goto push_failed;
   priv->host_allocator = gst_cuda_imgproc_host_allocator_new (priv->context);
-  priv->shared_stream = gst_cuda_imgproc_stream_new (priv->context);
+  priv->sync_handover = g_getenv ("CIP_SYNC_HANDOVER") != NULL;
+  if (!priv->sync_handover)
+    priv->shared_stream = gst_cuda_imgproc_stream_new (priv->context);
   if (priv->shared_stream)
     status = cip_stream_new_on (&priv->stream,
         gst_cuda_imgproc_stream_handle (priv->shared_stream), &priv->memory,
@@ -1438,9 +1443,12 @@ process_on_device (GstCudaImgprocFilter * filter, GstBuffer * inbuf,
   /* The input's writer may still be at work: our stream waits for it. */
   if (src_on_device && input_ready)
     status = cip_stream_wait_event (priv->stream, input_ready);
-  else if (input_stream && input_stream != priv->shared_stream)
+  else if (input_stream && input_stream != priv->shared_stream) {
     status = cip_stream_wait_stream (priv->stream,
         gst_cuda_imgproc_stream_handle (input_stream), priv->upstream_done);
+    if (status == CIP_OK && priv->sync_handover)
+      status = cip_event_synchronize (priv->upstream_done, priv->stream);
+  }
   if (status == CIP_OK && !src_on_device)
     status = cip_copy (&src, &priv->device_src, priv->stream);
   if (status == CIP_OK && priv->intensity.data)

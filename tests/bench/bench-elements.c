@@ -41,9 +41,11 @@ typedef enum
   SOURCE_PAGEABLE,
   SOURCE_PINNED,
   SOURCE_CUDA,
+  SOURCE_H264,                  /* the --clip file, decoded by NVDEC */
 } SourceMemory;
 
-static const gchar *source_names[] = { "pageable", "pinned", "cuda" };
+static const gchar *source_names[] = { "pageable", "pinned", "cuda", "h264" };
+static const gchar *clip_path;
 
 typedef struct
 {
@@ -180,7 +182,8 @@ count_frame (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   if (run->counted_from_us) {
     run->counted++;
     run->last_us = now;
-    if (!run->ended && now - run->counted_from_us >= run->measure_us) {
+    if (!run->ended && run->src &&
+        now - run->counted_from_us >= run->measure_us) {
       run->ended = TRUE;
       gst_app_src_end_of_stream (run->src);
     }
@@ -199,7 +202,10 @@ run_case (const Case * c, gint width, gint height, gint64 warm_up_us,
   gchar *caps_str = g_strdup_printf ("video/x-raw%s,format=%s,width=%d,"
       "height=%d,framerate=0/1", c->memory == SOURCE_CUDA ?
       "(memory:CUDAMemory)" : "", c->format, width, height);
-  gchar *launch = g_strdup_printf ("appsrc name=src is-live=false "
+  gchar *launch = c->memory == SOURCE_H264 ?
+      g_strdup_printf ("filesrc location=%s ! h264parse ! nvh264dec ! %s ! "
+      "fakesink name=sink sync=false async=false", clip_path, chain) :
+      g_strdup_printf ("appsrc name=src is-live=false "
       "format=time max-bytes=0 max-buffers=4 caps=%s ! %s ! fakesink "
       "name=sink sync=false async=false", caps_str, chain);
   GError *error = NULL;
@@ -226,14 +232,17 @@ run_case (const Case * c, gint width, gint height, gint64 warm_up_us,
     gst_context_unref (context);
   }
 
-  gst_video_info_set_format (&info,
-      gst_video_format_from_string (c->format), width, height);
-  for (i = 0; i < N_SOURCE_FRAMES; i++)
-    run.frames[i] = make_frame (&info, c->memory, i + 1);
   run.warm_up_us = warm_up_us;
   run.measure_us = measure_us;
-  run.src = GST_APP_SRC (gst_bin_get_by_name (GST_BIN (pipeline), "src"));
-  gst_app_src_set_callbacks (run.src, &callbacks, &run, NULL);
+  /* A clip is counted to its end; frames of ours, for measure_us. */
+  if (c->memory != SOURCE_H264) {
+    gst_video_info_set_format (&info,
+        gst_video_format_from_string (c->format), width, height);
+    for (i = 0; i < N_SOURCE_FRAMES; i++)
+      run.frames[i] = make_frame (&info, c->memory, i + 1);
+    run.src = GST_APP_SRC (gst_bin_get_by_name (GST_BIN (pipeline), "src"));
+    gst_app_src_set_callbacks (run.src, &callbacks, &run, NULL);
+  }
   sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
   pad = gst_element_get_static_pad (sink, "sink");
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_frame, &run, NULL);
@@ -259,10 +268,10 @@ run_case (const Case * c, gint width, gint height, gint64 warm_up_us,
   gst_object_unref (bus);
   gst_object_unref (pad);
   gst_object_unref (sink);
-  gst_object_unref (run.src);
+  gst_clear_object (&run.src);
   gst_object_unref (pipeline);
   for (i = 0; i < N_SOURCE_FRAMES; i++)
-    gst_buffer_unref (run.frames[i]);
+    gst_clear_buffer (&run.frames[i]);
 out:
   g_free (launch);
   g_free (caps_str);
@@ -309,6 +318,21 @@ static const Case gpu_cases[] = {
   {"nvcodec cudaupload ! cudadownload (no processing)", "RGBA",
         SOURCE_PINNED, "cudaupload ! video/x-raw(memory:CUDAMemory) ! "
       "cudadownload ! video/x-raw", NULL},
+  {"nvcodec cudaupload ! cudaequalize ! cudadownload", "NV12",
+        SOURCE_PINNED, "cudaupload ! cudaequalize ! "
+      "video/x-raw(memory:CUDAMemory) ! cudadownload ! video/x-raw", NULL},
+  {"nvcodec cudaupload ! cudagray ! cudaequalize ! cudaotsu ! cudadownload",
+        "RGBA", SOURCE_PINNED, "cudaupload ! cudagray ! cudaequalize ! "
+        "cudaotsu ! video/x-raw(memory:CUDAMemory) ! cudadownload ! "
+      "video/x-raw", NULL},
+  {"nvh264dec ! cudadownload (decode only)", "NV12", SOURCE_H264,
+      "cudadownload ! video/x-raw", NULL},
+  {"nvh264dec ! cudagray ! cudaequalize ! cudaotsu ! cudadownload", "NV12",
+        SOURCE_H264, "cudagray ! cudaequalize ! cudaotsu ! "
+      "video/x-raw(memory:CUDAMemory) ! cudadownload ! video/x-raw", NULL},
+  {"nvh264dec ! cudagray ! cudaequalize ! cudaotsu, CUDA memory out",
+        "NV12", SOURCE_H264, "cudagray ! cudaequalize ! cudaotsu ! "
+      "video/x-raw(memory:CUDAMemory)", NULL},
   {"cudagray, system memory in, CUDA memory out", "RGBA", SOURCE_PINNED,
       "cudagray ! video/x-raw(memory:CUDAMemory)", NULL},
   {"cudagray ! cudamask, CUDA memory in, system memory out", "RGBA",
@@ -359,6 +383,9 @@ main (int argc, char **argv)
         "FILE"},
     {"only", 0, 0, G_OPTION_ARG_STRING, &only,
         "Run only the cases whose name contains TEXT", "TEXT"},
+    {"clip", 0, 0, G_OPTION_ARG_FILENAME, &clip_path,
+        "An H.264 byte stream for the NVDEC cases (left out without it)",
+        "FILE"},
     {NULL}
   };
   GOptionContext *options = g_option_context_new ("- element benchmark");
@@ -399,13 +426,19 @@ main (int argc, char **argv)
 
   g_print ("| pipeline | source | size | frames/s |\n|---|---|---|---:|\n");
   for (i = 0; i < n_cases; i++) {
-    if (only && !strstr (cases[i].name, only))
+    if ((only && !strstr (cases[i].name, only)) ||
+        (cases[i].memory == SOURCE_H264 && clip_path == NULL))
       continue;
     for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
       gint width = quick ? sizes[s].width / 8 : sizes[s].width;
       gint height = quick ? sizes[s].height / 8 : sizes[s].height;
-      gdouble fps = run_case (&cases[i], width, height,
-          quick ? 50000 : 500000, quick ? 200000 : 2000000);
+      gdouble fps;
+
+      /* The clip has one size: the first row's. */
+      if (cases[i].memory == SOURCE_H264 && s > 0)
+        break;
+      fps = run_case (&cases[i], width, height, quick ? 50000 : 500000,
+          quick ? 200000 : 2000000);
 
       g_print ("| %s | %s | %dx%d | %.0f |\n", cases[i].name,
           source_names[cases[i].memory], width, height, fps);
