@@ -387,6 +387,35 @@ GST_START_TEST (test_chain_of_four)
 
 GST_END_TEST;
 
+/* Every pixel of the RGBA frame of @sample has R, G and B within
+ * @tolerance of @expected's gray value. */
+static void
+assert_rgba_is_gray (GstSample * sample, const CipImage * expected,
+    gint tolerance)
+{
+  GstVideoInfo info;
+  GstVideoFrame frame;
+  gint x, y, c;
+
+  fail_unless (gst_video_info_from_caps (&info, gst_sample_get_caps (sample)));
+  fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (&info),
+      GST_VIDEO_FORMAT_RGBA);
+  fail_unless (gst_video_frame_map (&frame, &info,
+          gst_sample_get_buffer (sample), GST_MAP_READ));
+  for (y = 0; y < expected->height; y++)
+    for (x = 0; x < expected->width; x++) {
+      const guint8 *rgba = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA
+          (&frame, 0) + y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0) + 4 * x;
+      gint want = ((const guint8 *) expected->data)[y * expected->stride + x];
+
+      for (c = 0; c < 3; c++)
+        fail_unless (ABS (rgba[c] - want) <= tolerance,
+            "pixel (%d, %d): %u %u %u, want %d", x, y, rgba[0], rgba[1],
+            rgba[2], want);
+    }
+  gst_video_frame_unmap (&frame);
+}
+
 /* A gray frame as I420 is gray to another converter: videoconvert gives
  * R = G = B = the mask. */
 GST_START_TEST (test_gray_as_yuv_converts_to_gray)
@@ -395,31 +424,14 @@ GST_START_TEST (test_gray_as_yuv_converts_to_gray)
   Run *run = run_pipeline (SOURCE ("video/x-raw,format=GRAY8,width=322,"
           "height=241") "cudaotsu backend=%s ! video/x-raw,format=I420 ! "
       "videoconvert ! video/x-raw,format=RGBA" SINK);
-  guint i, x, y;
+  guint i;
 
   fail_unless_equals_int (run->out->len, N_FRAMES);
   for (i = 0; i < N_FRAMES; i++) {
     CipImage expected = reference_output (g_ptr_array_index (run->in, i),
         steps, G_N_ELEMENTS (steps));
-    GstSample *sample = g_ptr_array_index (run->out, i);
-    GstVideoInfo info;
-    GstVideoFrame frame;
 
-    fail_unless (gst_video_info_from_caps (&info,
-            gst_sample_get_caps (sample)));
-    fail_unless (gst_video_frame_map (&frame, &info,
-            gst_sample_get_buffer (sample), GST_MAP_READ));
-    for (y = 0; y < 241; y++)
-      for (x = 0; x < 322; x++) {
-        const guint8 *rgba = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA
-            (&frame, 0) + y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0) + 4 * x;
-        guint8 want = ((const guint8 *) expected.data)[y * expected.stride + x];
-
-        fail_unless (rgba[0] == want && rgba[1] == want && rgba[2] == want,
-            "frame %u pixel (%u, %u): %u %u %u, want %u", i, x, y, rgba[0],
-            rgba[1], rgba[2], want);
-      }
-    gst_video_frame_unmap (&frame);
+    assert_rgba_is_gray (g_ptr_array_index (run->out, i), &expected, 0);
     cip_test_image_free (&expected);
   }
   run_free (run);
@@ -596,8 +608,9 @@ GST_START_TEST (test_gray_chain_into_cudadownload)
 {
   static const Step steps[] = { STEP_GRAY, STEP_EQUALIZE, STEP_OTSU };
   Run *run = run_pipeline (SOURCE ("video/x-raw,format=RGBA,width=1280,"
-          "height=720") "cudaupload ! cudagray name=x0 backend=%s ! "
-      "cudaequalize name=x1 backend=%s ! cudaotsu name=x2 backend=%s ! "
+          "height=720") "cudaupload ! video/x-raw(memory:CUDAMemory) ! "
+      "cudagray name=x0 backend=%s ! cudaequalize name=x1 backend=%s ! "
+      "cudaotsu name=x2 backend=%s ! video/x-raw(memory:CUDAMemory) ! "
       "cudadownload ! video/x-raw,format=NV12" SINK);
 
   assert_outputs (run, steps, G_N_ELEMENTS (steps));
@@ -639,6 +652,29 @@ GST_START_TEST (test_beside_cudaconvertscale)
   assert_outputs (run, equalize_steps, G_N_ELEMENTS (equalize_steps));
   fail_unless_equals_uint64 (run->uploads[0] + run->downloads[0], 0);
   run_free (run);
+
+  /* Masks into it, as gray YUV: its RGBA is the mask (within its
+   * floating-point rounding). */
+  run = run_pipeline (SOURCE ("video/x-raw,format=GRAY8,width=640,"
+          "height=360") "cudaotsu name=x0 backend=%s ! "
+      "video/x-raw(memory:CUDAMemory) ! cudaconvertscale ! "
+      "video/x-raw(memory:CUDAMemory),format=RGBA ! cudadownload ! "
+      "video/x-raw,format=RGBA" SINK);
+  {
+    static const Step otsu_steps[] = { STEP_GRAY, STEP_OTSU };
+    guint i;
+
+    fail_unless_equals_int (run->out->len, N_FRAMES);
+    for (i = 0; i < N_FRAMES; i++) {
+      CipImage expected = reference_output (g_ptr_array_index (run->in, i),
+          otsu_steps, G_N_ELEMENTS (otsu_steps));
+
+      assert_rgba_is_gray (g_ptr_array_index (run->out, i), &expected, 1);
+      cip_test_image_free (&expected);
+    }
+  }
+  fail_unless_equals_uint64 (run->downloads[0], 0);
+  run_free (run);
 }
 
 GST_END_TEST;
@@ -662,6 +698,15 @@ GST_START_TEST (test_into_nvjpegenc)
     fail_unless (marker[0] == 0xff && marker[1] == 0xd8, "not a JPEG image");
   }
   fail_unless_equals_uint64 (run->uploads[0] + run->downloads[0], 0);
+  run_free (run);
+
+  /* Masks, which leave cudaotsu as the luma of I420 or NV12. */
+  run = run_pipeline (SOURCE ("video/x-raw,format=RGBA,width=640,"
+          "height=360") "cudaupload ! cudagray name=x0 backend=%s ! "
+      "cudaotsu name=x1 backend=%s ! video/x-raw(memory:CUDAMemory) ! "
+      "nvjpegenc" SINK);
+  fail_unless_equals_int (run->out->len, N_FRAMES);
+  fail_unless_equals_uint64 (run->downloads[1], 0);
   run_free (run);
 }
 
@@ -696,8 +741,10 @@ GST_START_TEST (test_h264_decode_chain)
       cip_test_image_free (&expected);
     }
   }
-  fail_unless_equals_uint64 (run->uploads[0], 0);
-  fail_unless_equals_uint64 (run->downloads[2], run->out->len);
+  /* Decoded on the device, downloaded by cudadownload. */
+  fail_unless_equals_uint64 (run->uploads[0] + run->uploads[1] +
+      run->uploads[2] + run->downloads[0] + run->downloads[1] +
+      run->downloads[2], 0);
   run_free (run);
   g_free (launch);
   g_free (clip);
