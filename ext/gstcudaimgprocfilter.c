@@ -36,6 +36,9 @@
 
 #include "gstcudaimgprocfilter.h"
 #include "gstcudaimgproccompat.h"
+#include "gstcudaimgprocdevice.h"
+#include "gstcudaimgprocframe.h"
+#include "gstcudaimgprocinflight.h"
 #include "gstcudaimgprochostallocator.h"
 #include "gstcudaimgprocpool.h"
 #include "gstcudaimgprocmeta.h"
@@ -55,8 +58,6 @@ enum
 #define DEFAULT_BACKEND GST_CUDA_IMGPROC_BACKEND_CUDA
 #define DEFAULT_CUDA_DEVICE_ID -1
 
-/* Input frames whose reading may still be in flight on the stream. */
-#define MAX_IN_FLIGHT 4
 
 typedef struct
 {
@@ -67,31 +68,13 @@ typedef struct
   /* Between start() and stop(); only the streaming thread touches these
    * after start(). */
   GstCudaImgprocBackend active_backend;
-  GstCudaContext *context;
-  /* Device and page-locked allocations made and released by this
-   * element's stream, over the element's life. */
-  CipMemoryStats memory;
+  GstCudaImgprocDevice device;
   guint64 frames;
   guint64 uploads;              /* frames copied host to device */
   guint64 downloads;            /* frames copied device to host */
-  /* GStreamer 1.24+: the stream our CUDA-memory frames carry, which
-   * @stream runs on; NULL before 1.24. */
-  GstCudaStream *shared_stream;
-  /* CIP_SYNC_HANDOVER set: frames are handed over as on 1.22, synchronized
-   * on the host (for the benchmark to measure what the stream saves). */
-  gboolean sync_handover;
-  CipStream *stream;
-  /* Where our stream waits for the stream an input frame carries. */
-  CipEvent *upstream_done;
   guint8 *readback;
-  GstAllocator *host_allocator; /* page-locked, for system-memory pools */
-  /* When downstream waits for our output's ready event, frames are not
-   * synchronized: their input buffers are held here, oldest first, until
-   * the event recorded after their kernels has passed. */
-  GstBuffer *in_flight[MAX_IN_FLIGHT];
-  CipEvent *in_flight_done[MAX_IN_FLIGHT];
-  guint in_flight_first;
-  guint in_flight_count;
+  /* Inputs held while their reading may still be in flight. */
+  GstCudaImgprocInFlight in_flight;
   gboolean downstream_waits;
 
   /* Per caps. */
@@ -291,7 +274,7 @@ gst_cuda_imgproc_filter_finalize (GObject * object)
   GstCudaImgprocFilterPrivate *priv =
       GET_PRIV (GST_CUDA_IMGPROC_FILTER (object));
 
-  gst_clear_object (&priv->context);
+  gst_clear_object (&priv->device.context);
 
   G_OBJECT_CLASS (gst_cuda_imgproc_filter_parent_class)->finalize (object);
 }
@@ -338,8 +321,8 @@ gst_cuda_imgproc_filter_get_property (GObject * object, guint prop_id,
               "frames", G_TYPE_UINT64, priv->frames,
               "uploads", G_TYPE_UINT64, priv->uploads,
               "downloads", G_TYPE_UINT64, priv->downloads,
-              "device-allocations", G_TYPE_UINT64, priv->memory.allocations,
-              "device-frees", G_TYPE_UINT64, priv->memory.frees, NULL));
+              "device-allocations", G_TYPE_UINT64, priv->device.memory.allocations,
+              "device-frees", G_TYPE_UINT64, priv->device.memory.frees, NULL));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -664,7 +647,7 @@ gst_cuda_imgproc_filter_set_context (GstElement * element, GstContext * context)
   device_id = priv->device_id;
   GST_OBJECT_UNLOCK (element);
 
-  gst_cuda_handle_set_context (element, context, device_id, &priv->context);
+  gst_cuda_handle_set_context (element, context, device_id, &priv->device.context);
 
   GST_ELEMENT_CLASS (gst_cuda_imgproc_filter_parent_class)->set_context
       (element, context);
@@ -678,50 +661,11 @@ gst_cuda_imgproc_filter_query (GstBaseTransform * trans,
       GET_PRIV (GST_CUDA_IMGPROC_FILTER (trans));
 
   if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
-      gst_cuda_handle_context_query (GST_ELEMENT (trans), query, priv->context))
+      gst_cuda_handle_context_query (GST_ELEMENT (trans), query, priv->device.context))
     return TRUE;
 
   return GST_BASE_TRANSFORM_CLASS (gst_cuda_imgproc_filter_parent_class)->query
       (trans, direction, query);
-}
-
-/* Whether a driver and the device are there; posts the reason when not.
- * Checked before libgstcuda creates a context, which in 1.22 does not
- * recover from a failed cuInit. */
-static gboolean
-check_cuda_device (GstCudaImgprocFilter * filter, gint device_id)
-{
-  gint n_devices = 0;
-  CUresult result;
-
-  if (!gst_cuda_load_library ()) {
-    GST_ELEMENT_ERROR (filter, RESOURCE, NOT_FOUND,
-        ("No CUDA driver: the NVIDIA driver library (libcuda.so.1) could not "
-            "be loaded. Use backend=cpu to run without a GPU."),
-        ("gst_cuda_load_library() failed"));
-    return FALSE;
-  }
-
-  result = CuInit (0);
-  if (result == CUDA_SUCCESS)
-    result = CuDeviceGetCount (&n_devices);
-  if (result != CUDA_SUCCESS || n_devices == 0) {
-    const gchar *name = NULL;
-
-    CuGetErrorName (result, &name);
-    GST_ELEMENT_ERROR (filter, RESOURCE, NOT_FOUND,
-        ("No usable CUDA device. Use backend=cpu to run without a GPU."),
-        ("cuInit/cuDeviceGetCount: %s, %d devices",
-            name ? name : "no error", n_devices));
-    return FALSE;
-  }
-  if (device_id >= n_devices) {
-    GST_ELEMENT_ERROR (filter, RESOURCE, NOT_FOUND,
-        ("CUDA device %d is not available: there are %d devices. Use "
-            "backend=cpu to run without a GPU.", device_id, n_devices), (NULL));
-    return FALSE;
-  }
-  return TRUE;
 }
 
 /* A missing driver or device fails the change to READY, with the reason. */
@@ -742,7 +686,7 @@ gst_cuda_imgproc_filter_change_state (GstElement * element,
     GST_OBJECT_UNLOCK (filter);
 
     if (backend == GST_CUDA_IMGPROC_BACKEND_CUDA &&
-        !check_cuda_device (filter, device_id))
+        !gst_cuda_imgproc_device_check (element, device_id))
       return GST_STATE_CHANGE_FAILURE;
   }
 
@@ -750,62 +694,14 @@ gst_cuda_imgproc_filter_change_state (GstElement * element,
       (element, transition);
 }
 
-/* Lets go of the oldest in-flight input frame; its work must be done. */
-static void
-release_oldest_in_flight (GstCudaImgprocFilterPrivate * priv)
-{
-  gst_buffer_unref (priv->in_flight[priv->in_flight_first]);
-  priv->in_flight[priv->in_flight_first] = NULL;
-  priv->in_flight_first = (priv->in_flight_first + 1) % MAX_IN_FLIGHT;
-  priv->in_flight_count--;
-}
-
-/* Waits for the stream and lets go of every in-flight frame; with the
- * context current. */
-static void
-drain_in_flight (GstCudaImgprocFilterPrivate * priv)
-{
-  if (priv->stream)
-    cip_stream_synchronize (priv->stream);
-  while (priv->in_flight_count > 0)
-    release_oldest_in_flight (priv);
-}
-
-/* Holds @inbuf until the work enqueued so far has passed. */
-static CipStatus
-hold_in_flight (GstCudaImgprocFilterPrivate * priv, GstBuffer * inbuf)
-{
-  guint slot;
-  CipStatus status;
-
-  while (priv->in_flight_count > 0 &&
-      cip_event_done (priv->in_flight_done[priv->in_flight_first]))
-    release_oldest_in_flight (priv);
-  if (priv->in_flight_count == MAX_IN_FLIGHT) {
-    status = cip_event_synchronize (priv->in_flight_done
-        [priv->in_flight_first], priv->stream);
-    if (status != CIP_OK)
-      return status;
-    release_oldest_in_flight (priv);
-  }
-
-  slot = (priv->in_flight_first + priv->in_flight_count) % MAX_IN_FLIGHT;
-  status = cip_event_record (priv->in_flight_done[slot], priv->stream);
-  if (status == CIP_OK) {
-    priv->in_flight[slot] = gst_buffer_ref (inbuf);
-    priv->in_flight_count++;
-  }
-  return status;
-}
-
 /* Releases the device images; with the context current. */
 static void
 free_device_images (GstCudaImgprocFilterPrivate * priv)
 {
-  drain_in_flight (priv);
-  cip_image_free (&priv->device_src, priv->stream);
-  cip_image_free (&priv->device_dst, priv->stream);
-  cip_image_free (&priv->device_intensity, priv->stream);
+  gst_cuda_imgproc_in_flight_drain (&priv->in_flight, priv->device.stream);
+  cip_image_free (&priv->device_src, priv->device.stream);
+  cip_image_free (&priv->device_dst, priv->device.stream);
+  cip_image_free (&priv->device_intensity, priv->device.stream);
 }
 
 static gboolean
@@ -814,10 +710,8 @@ gst_cuda_imgproc_filter_start (GstBaseTransform * trans)
   GstCudaImgprocFilter *filter = GST_CUDA_IMGPROC_FILTER (trans);
   GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter);
   GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
-  gchar error[256] = "";
-  CipStatus status;
+  CipStatus status = CIP_OK;
   gint device_id;
-  guint i;
 
   GST_OBJECT_LOCK (filter);
   priv->active_backend = priv->backend;
@@ -829,65 +723,31 @@ gst_cuda_imgproc_filter_start (GstBaseTransform * trans)
     return TRUE;
   }
 
-  /* Checked again: the backend may have changed in READY. */
-  if (!check_cuda_device (filter, device_id))
+  if (!gst_cuda_imgproc_device_open (&priv->device, GST_ELEMENT (filter),
+          device_id))
     return FALSE;
-  if (!gst_cuda_ensure_element_context (GST_ELEMENT (filter), device_id,
-          &priv->context))
-    goto no_device;
-
-  if (!gst_cuda_context_push (priv->context))
+  if (!gst_cuda_context_push (priv->device.context))
     goto push_failed;
-  priv->host_allocator = gst_cuda_imgproc_host_allocator_new (priv->context);
-  priv->sync_handover = g_getenv ("CIP_SYNC_HANDOVER") != NULL;
-  if (!priv->sync_handover)
-    priv->shared_stream = gst_cuda_imgproc_stream_new (priv->context);
-  if (priv->shared_stream)
-    status = cip_stream_new_on (&priv->stream,
-        gst_cuda_imgproc_stream_handle (priv->shared_stream), &priv->memory,
-        error, sizeof (error));
-  else
-    status = cip_stream_new (&priv->stream, &priv->memory, error,
-        sizeof (error));
-  for (i = 0; status == CIP_OK && i < MAX_IN_FLIGHT; i++)
-    status = cip_event_new (&priv->in_flight_done[i], priv->stream);
-  if (status == CIP_OK)
-    status = cip_event_new (&priv->upstream_done, priv->stream);
-  if (status != CIP_OK && priv->stream)
-    g_strlcpy (error, cip_stream_error (priv->stream), sizeof (error));
-  if (status == CIP_OK && klass->readback_size > 0) {
+  status = gst_cuda_imgproc_in_flight_init (&priv->in_flight,
+      priv->device.stream);
+  if (status == CIP_OK && klass->readback_size > 0)
     status = cip_host_alloc ((void **) &priv->readback, klass->readback_size,
-        priv->stream);
-    if (status != CIP_OK)
-      g_strlcpy (error, cip_stream_error (priv->stream), sizeof (error));
-  }
+        priv->device.stream);
   gst_cuda_context_pop (NULL);
   if (status != CIP_OK)
-    goto stream_failed;
-
-  GST_DEBUG_OBJECT (filter, "running on CUDA device %d", device_id);
+    goto alloc_failed;
   return TRUE;
 
-no_device:
-  if (device_id < 0)
-    GST_ELEMENT_ERROR (filter, RESOURCE, NOT_FOUND,
-        ("No usable CUDA device. Use backend=cpu to run without a GPU."),
-        ("gst_cuda_ensure_element_context() failed for the default device"));
-  else
-    GST_ELEMENT_ERROR (filter, RESOURCE, NOT_FOUND,
-        ("CUDA device %d is not available. Use backend=cpu to run without "
-            "a GPU.", device_id),
-        ("gst_cuda_ensure_element_context() failed for device %d", device_id));
-  return FALSE;
 push_failed:
   GST_ELEMENT_ERROR (filter, RESOURCE, FAILED,
       ("Could not make the CUDA context current."), (NULL));
-  gst_clear_object (&priv->context);
+  gst_cuda_imgproc_filter_stop (trans);
   return FALSE;
-stream_failed:
+alloc_failed:
   GST_ELEMENT_ERROR (filter, RESOURCE, FAILED,
       ("Could not set up the CUDA stream and its buffers."),
-      ("%s: %s", cip_status_name (status), error));
+      ("%s: %s", cip_status_name (status),
+          cip_stream_error (priv->device.stream)));
   gst_cuda_imgproc_filter_stop (trans);
   return FALSE;
 }
@@ -898,6 +758,7 @@ gst_cuda_imgproc_filter_stop (GstBaseTransform * trans)
   GstCudaImgprocFilter *filter = GST_CUDA_IMGPROC_FILTER (trans);
   GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter);
   GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
+  CipStream *stream = priv->device.stream;
 
   if (priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CPU) {
     if (klass->release)
@@ -906,24 +767,17 @@ gst_cuda_imgproc_filter_stop (GstBaseTransform * trans)
     return TRUE;
   }
 
-  if (priv->context && gst_cuda_context_push (priv->context)) {
-    guint i;
-
+  if (priv->device.context && gst_cuda_context_push (priv->device.context)) {
     free_device_images (priv);
-    if (klass->release && priv->stream)
-      klass->release (filter, priv->stream);
-    for (i = 0; i < MAX_IN_FLIGHT; i++)
-      g_clear_pointer (&priv->in_flight_done[i], cip_event_free);
-    g_clear_pointer (&priv->upstream_done, cip_event_free);
-    cip_host_free (priv->readback, priv->stream);
-    cip_stream_free (priv->stream);
+    if (klass->release && stream)
+      klass->release (filter, stream);
+    gst_cuda_imgproc_in_flight_clear (&priv->in_flight, stream);
+    cip_host_free (priv->readback, stream);
     gst_cuda_context_pop (NULL);
   }
-  gst_cuda_imgproc_clear_stream (&priv->shared_stream);
   priv->readback = NULL;
-  priv->stream = NULL;
-  gst_clear_object (&priv->host_allocator);
-  gst_clear_object (&priv->context);
+  gst_cuda_imgproc_device_close (&priv->device);
+  gst_clear_object (&priv->device.context);
   return TRUE;
 }
 
@@ -965,7 +819,7 @@ make_pool (GstCudaImgprocFilter * filter, GstCaps * caps, guint min_buffers,
     return NULL;
 
   if (caps_are_cuda (caps)) {
-    pool = gst_cuda_imgproc_pool_new (priv->context, priv->shared_stream);
+    pool = gst_cuda_imgproc_pool_new (priv->device.context, priv->device.shared_stream);
   } else {
     pool = gst_video_buffer_pool_new ();
   }
@@ -974,7 +828,7 @@ make_pool (GstCudaImgprocFilter * filter, GstCaps * caps, guint min_buffers,
       min_buffers, 0);
   gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
   if (!caps_are_cuda (caps))
-    gst_buffer_pool_config_set_allocator (config, priv->host_allocator, NULL);
+    gst_buffer_pool_config_set_allocator (config, priv->device.host_allocator, NULL);
   if (!gst_buffer_pool_set_config (pool, config)) {
     GST_WARNING_OBJECT (filter, "could not configure a pool for %"
         GST_PTR_FORMAT, caps);
@@ -1029,7 +883,7 @@ gst_cuda_imgproc_filter_propose_allocation (GstBaseTransform * trans,
   }
   /* An upstream that configures the pool itself keeps the allocator. */
   if (!caps_are_cuda (caps))
-    gst_query_add_allocation_param (query, priv->host_allocator, NULL);
+    gst_query_add_allocation_param (query, priv->device.host_allocator, NULL);
   return TRUE;
 }
 
@@ -1103,47 +957,6 @@ gst_cuda_imgproc_filter_prepare_output_buffer (GstBaseTransform * trans,
 }
 
 static gboolean
-cip_format_from_video_format (GstVideoFormat format, CipFormat * cip_format)
-{
-  switch (format) {
-    case GST_VIDEO_FORMAT_GRAY8:
-    case GST_VIDEO_FORMAT_NV12:
-    case GST_VIDEO_FORMAT_I420:
-      *cip_format = CIP_FORMAT_GRAY8;   /* the luma plane */
-      return TRUE;
-    case GST_VIDEO_FORMAT_RGBA:
-      *cip_format = CIP_FORMAT_RGBA;
-      return TRUE;
-    case GST_VIDEO_FORMAT_BGRA:
-      *cip_format = CIP_FORMAT_BGRA;
-      return TRUE;
-    case GST_VIDEO_FORMAT_RGBx:
-      *cip_format = CIP_FORMAT_RGBX;
-      return TRUE;
-    case GST_VIDEO_FORMAT_BGRx:
-      *cip_format = CIP_FORMAT_BGRX;
-      return TRUE;
-    case GST_VIDEO_FORMAT_ARGB:
-      *cip_format = CIP_FORMAT_ARGB;
-      return TRUE;
-    case GST_VIDEO_FORMAT_ABGR:
-      *cip_format = CIP_FORMAT_ABGR;
-      return TRUE;
-    case GST_VIDEO_FORMAT_RGB:
-      *cip_format = CIP_FORMAT_RGB;
-      return TRUE;
-    case GST_VIDEO_FORMAT_BGR:
-      *cip_format = CIP_FORMAT_BGR;
-      return TRUE;
-    case GST_VIDEO_FORMAT_GRAY16_LE:
-      *cip_format = CIP_FORMAT_GRAY16;
-      return TRUE;
-    default:
-      return FALSE;
-  }
-}
-
-static gboolean
 gst_cuda_imgproc_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
     GstCaps * outcaps)
 {
@@ -1157,9 +970,9 @@ gst_cuda_imgproc_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   if (!gst_video_info_from_caps (&in_info, incaps) ||
       !gst_video_info_from_caps (&out_info, outcaps))
     goto invalid_caps;
-  if (!cip_format_from_video_format (GST_VIDEO_INFO_FORMAT (&in_info),
+  if (!gst_cuda_imgproc_cip_format (GST_VIDEO_INFO_FORMAT (&in_info),
           &src_format) ||
-      !cip_format_from_video_format (GST_VIDEO_INFO_FORMAT (&out_info),
+      !gst_cuda_imgproc_cip_format (GST_VIDEO_INFO_FORMAT (&out_info),
           &dst_format))
     goto unsupported_format;
 
@@ -1197,14 +1010,14 @@ gst_cuda_imgproc_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
       priv->device_dst.format == dst_format)
     return TRUE;
 
-  if (!gst_cuda_context_push (priv->context))
+  if (!gst_cuda_context_push (priv->device.context))
     goto push_failed;
   free_device_images (priv);
   status = cip_image_alloc (&priv->device_src, width, height, src_format,
-      priv->stream);
+      priv->device.stream);
   if (status == CIP_OK)
     status = cip_image_alloc (&priv->device_dst, width, height,
-        dst_format, priv->stream);
+        dst_format, priv->device.stream);
   if (status != CIP_OK)
     free_device_images (priv);
   gst_cuda_context_pop (NULL);
@@ -1232,7 +1045,7 @@ push_failed:
 alloc_failed:
   GST_ELEMENT_ERROR (filter, RESOURCE, NO_SPACE_LEFT,
       ("Could not allocate device memory for %dx%d frames.", width, height),
-      ("%s: %s", cip_status_name (status), cip_stream_error (priv->stream)));
+      ("%s: %s", cip_status_name (status), cip_stream_error (priv->device.stream)));
   return FALSE;
 }
 
@@ -1253,73 +1066,6 @@ gst_cuda_imgproc_filter_before_transform (GstBaseTransform * trans,
     gst_object_sync_values (GST_OBJECT (trans), stream_time);
 }
 
-/* Plane @plane of @frame as an image: the first plane in @format, the
- * others as rows of bytes (they are only ever copied). */
-static CipImage
-plane_image (GstVideoFrame * frame, guint plane, CipFormat format)
-{
-  const GstVideoFormatInfo *finfo = frame->info.finfo;
-  CipImage image;
-  guint comp;
-
-  image.data = GST_VIDEO_FRAME_PLANE_DATA (frame, plane);
-  image.stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, plane);
-  image.format = format;
-  for (comp = 0; comp < GST_VIDEO_FRAME_N_COMPONENTS (frame); comp++)
-    if (GST_VIDEO_FORMAT_INFO_PLANE (finfo, comp) == plane)
-      break;
-  image.width = GST_VIDEO_FRAME_COMP_WIDTH (frame, comp);
-  image.height = GST_VIDEO_FRAME_COMP_HEIGHT (frame, comp);
-  if (plane > 0)
-    image.width *= GST_VIDEO_FRAME_COMP_PSTRIDE (frame, comp);
-  return image;
-}
-
-/* Whether every plane of @frame lies within the memory mapped for it,
- * rows downwards and apart.  gst_video_frame_map() checks the buffer's
- * size only when there is no video meta: a meta's strides and offsets are
- * taken as they are, and each plane is mapped from the one memory its
- * offset falls in, so a short buffer, a wrong stride or a plane across
- * two memories would be read out of bounds. */
-static gboolean
-frame_fits (const GstVideoFrame * frame)
-{
-  const GstVideoFormatInfo *finfo = frame->info.finfo;
-  guint plane, comp;
-
-  if (frame->meta == NULL)
-    return TRUE;
-  for (plane = 0; plane < GST_VIDEO_FRAME_N_PLANES (frame); plane++) {
-    const GstMapInfo *map = &frame->map[plane];
-    const guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (frame, plane);
-    gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, plane);
-    gsize row_bytes, rows, available;
-
-    for (comp = 0; comp < GST_VIDEO_FRAME_N_COMPONENTS (frame); comp++)
-      if (GST_VIDEO_FORMAT_INFO_PLANE (finfo, comp) == plane)
-        break;
-    row_bytes = (gsize) GST_VIDEO_FRAME_COMP_WIDTH (frame, comp) *
-        GST_VIDEO_FRAME_COMP_PSTRIDE (frame, comp);
-    rows = GST_VIDEO_FRAME_COMP_HEIGHT (frame, comp);
-    available = map->size - (gsize) (data - map->data);
-    if (stride < 0 || (gsize) stride < row_bytes ||
-        (gsize) stride * (rows - 1) + row_bytes > available)
-      return FALSE;
-  }
-  return TRUE;
-}
-
-/* Whether @buffer holds device memory of @context, whose pointers the
- * element's kernels can use as they are. */
-static gboolean
-is_device_frame_of (GstBuffer * buffer, GstCudaContext * context)
-{
-  GstMemory *mem = gst_buffer_peek_memory (buffer, 0);
-
-  return gst_buffer_n_memory (buffer) == 1 && gst_is_cuda_memory (mem) &&
-      GST_CUDA_MEMORY_CAST (mem)->context == context;
-}
-
 /* The intensity frame where the kernels can read it: in place when it is
  * a device frame of our context (once its writer is done), else uploaded
  * into a device image of ours. */
@@ -1335,12 +1081,12 @@ intensity_to_device (GstCudaImgprocFilterPrivate * priv)
   }
   if (image->data && (image->width != priv->intensity.width ||
           image->height != priv->intensity.height))
-    cip_image_free (image, priv->stream);
+    cip_image_free (image, priv->device.stream);
   if (image->data == NULL)
     status = cip_image_alloc (image, priv->intensity.width,
-        priv->intensity.height, CIP_FORMAT_GRAY8, priv->stream);
+        priv->intensity.height, CIP_FORMAT_GRAY8, priv->device.stream);
   if (status == CIP_OK)
-    status = cip_copy (&priv->intensity, image, priv->stream);
+    status = cip_copy (&priv->intensity, image, priv->device.stream);
   if (status == CIP_OK)
     priv->intensity_for_process = image;
   return status;
@@ -1376,22 +1122,22 @@ intensity_map (GstCudaImgprocFilter * filter, GstBuffer * inbuf,
   }
 
   priv->intensity_on_device = on_cuda &&
-      is_device_frame_of (meta->buffer, priv->context);
+      gst_cuda_imgproc_is_device_frame (meta->buffer, priv->device.context);
   ready = gst_cuda_imgproc_buffer_ready_event (meta->buffer);
   if (on_cuda && ready) {
     CipStatus status = CIP_ERROR_CUDA;
 
     /* On the device, our stream waits for its writer; read on the host, the
      * writer must be done first. */
-    if (gst_cuda_context_push (priv->context)) {
+    if (gst_cuda_context_push (priv->device.context)) {
       status = priv->intensity_on_device ?
-          cip_stream_wait_event (priv->stream, ready) :
-          cip_event_synchronize (ready, priv->stream);
+          cip_stream_wait_event (priv->device.stream, ready) :
+          cip_event_synchronize (ready, priv->device.stream);
       gst_cuda_context_pop (NULL);
     }
     if (status != CIP_OK) {
       GST_WARNING_OBJECT (filter, "waiting for the intensity frame failed: %s",
-          cip_stream_error (priv->stream));
+          cip_stream_error (priv->device.stream));
       return FALSE;
     }
   }
@@ -1400,7 +1146,7 @@ intensity_map (GstCudaImgprocFilter * filter, GstBuffer * inbuf,
     GST_WARNING_OBJECT (filter, "could not map the intensity frame");
     return FALSE;
   }
-  priv->intensity = plane_image (frame, 0, CIP_FORMAT_GRAY8);
+  priv->intensity = gst_cuda_imgproc_plane_image (frame, 0, CIP_FORMAT_GRAY8);
   return TRUE;
 }
 
@@ -1418,69 +1164,56 @@ process_on_device (GstCudaImgprocFilter * filter, GstBuffer * inbuf,
 {
   GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter);
   GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
-  CipImage src = plane_image (in_frame, 0, priv->src_format);
-  CipImage dst = plane_image (out_frame, 0, priv->dst_format);
+  CipImage src = gst_cuda_imgproc_plane_image (in_frame, 0, priv->src_format);
+  CipImage dst = gst_cuda_imgproc_plane_image (out_frame, 0, priv->dst_format);
   CipImage *work_src = src_on_device ? &src : &priv->device_src;
   CipImage *work_dst = dst_on_device ? &dst : &priv->device_dst;
   gboolean copy_chroma = !priv->neutral_chroma &&
       GST_VIDEO_FRAME_FORMAT (in_frame) == GST_VIDEO_FRAME_FORMAT (out_frame)
       && (src_on_device || dst_on_device);
-  CipEvent *input_ready = gst_cuda_imgproc_buffer_ready_event (inbuf);
   CipEvent *output_ready = gst_cuda_imgproc_buffer_ready_event (outbuf);
-  GstCudaStream *input_stream = src_on_device ?
-      gst_cuda_imgproc_memory_get_stream (gst_buffer_peek_memory (inbuf, 0)) :
-      NULL;
-  /* Downstream waits for the output on the GPU: one of ours through the
-   * ready event, any 1.24+ element through the stream the frame carries. */
-  gboolean downstream_orders = (output_ready && priv->downstream_waits) ||
-      (priv->shared_stream && gst_cuda_imgproc_memory_get_stream
-      (gst_buffer_peek_memory (outbuf, 0)) == priv->shared_stream);
-  gboolean defer = dst_on_device && downstream_orders &&
-      klass->frame_done == NULL && !klass->reads_intensity;
+  gboolean defer = dst_on_device && klass->frame_done == NULL &&
+      !klass->reads_intensity && gst_cuda_imgproc_device_reader_orders
+      (&priv->device, outbuf, priv->downstream_waits);
   CipStatus status = CIP_OK;
   guint plane;
 
   /* The input's writer may still be at work: our stream waits for it. */
-  if (src_on_device && input_ready)
-    status = cip_stream_wait_event (priv->stream, input_ready);
-  else if (input_stream && input_stream != priv->shared_stream) {
-    status = cip_stream_wait_stream (priv->stream,
-        gst_cuda_imgproc_stream_handle (input_stream), priv->upstream_done);
-    if (status == CIP_OK && priv->sync_handover)
-      status = cip_event_synchronize (priv->upstream_done, priv->stream);
-  }
+  if (src_on_device)
+    status = gst_cuda_imgproc_device_order_after (&priv->device, inbuf);
   if (status == CIP_OK && !src_on_device)
-    status = cip_copy (&src, &priv->device_src, priv->stream);
+    status = cip_copy (&src, &priv->device_src, priv->device.stream);
   if (status == CIP_OK && priv->intensity.data)
     status = intensity_to_device (priv);
   if (status == CIP_OK)
     status = klass->process (filter, work_src, work_dst, priv->readback,
-        priv->stream);
+        priv->device.stream);
   priv->intensity_for_process = NULL;
   if (status == CIP_OK && !dst_on_device)
-    status = cip_copy (&priv->device_dst, &dst, priv->stream);
+    status = cip_copy (&priv->device_dst, &dst, priv->device.stream);
 
   for (plane = 1; copy_chroma && status == CIP_OK &&
       plane < GST_VIDEO_FRAME_N_PLANES (out_frame); plane++) {
-    CipImage in_plane = plane_image (in_frame, plane, CIP_FORMAT_GRAY8);
-    CipImage out_plane = plane_image (out_frame, plane, CIP_FORMAT_GRAY8);
+    CipImage in_plane = gst_cuda_imgproc_plane_image (in_frame, plane, CIP_FORMAT_GRAY8);
+    CipImage out_plane = gst_cuda_imgproc_plane_image (out_frame, plane, CIP_FORMAT_GRAY8);
 
-    status = cip_copy (&in_plane, &out_plane, priv->stream);
+    status = cip_copy (&in_plane, &out_plane, priv->device.stream);
   }
   for (plane = 1; priv->neutral_chroma && dst_on_device && status == CIP_OK &&
       plane < GST_VIDEO_FRAME_N_PLANES (out_frame); plane++) {
-    CipImage out_plane = plane_image (out_frame, plane, CIP_FORMAT_GRAY8);
+    CipImage out_plane = gst_cuda_imgproc_plane_image (out_frame, plane, CIP_FORMAT_GRAY8);
 
-    status = cip_fill (&out_plane, CIP_NEUTRAL_CHROMA, priv->stream);
+    status = cip_fill (&out_plane, CIP_NEUTRAL_CHROMA, priv->device.stream);
   }
 
   if (status == CIP_OK && defer) {
-    status = cip_event_record (output_ready, priv->stream);
+    status = cip_event_record (output_ready, priv->device.stream);
     if (status == CIP_OK)
-      status = hold_in_flight (priv, inbuf);
+      status = gst_cuda_imgproc_in_flight_hold (&priv->in_flight, inbuf,
+          priv->device.stream);
   } else if (status == CIP_OK) {
-    drain_in_flight (priv);
-    status = cip_stream_synchronize (priv->stream);
+    gst_cuda_imgproc_in_flight_drain (&priv->in_flight, priv->device.stream);
+    status = cip_stream_synchronize (priv->device.stream);
   }
   if (status == CIP_OK) {
     priv->uploads += !src_on_device;
@@ -1499,45 +1232,32 @@ gst_cuda_imgproc_filter_transform (GstBaseTransform * trans,
   gboolean on_cuda = priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CUDA;
   GstVideoFrame in_frame, out_frame, intensity_frame;
   gboolean src_on_device, dst_on_device, have_intensity;
-  GstVideoMeta *meta;
   CipStatus status;
   guint plane;
 
   /* CUDA memory of another context is read and written through its host
    * copy, like system memory. */
   src_on_device = on_cuda && priv->in_cuda &&
-      is_device_frame_of (inbuf, priv->context);
+      gst_cuda_imgproc_is_device_frame (inbuf, priv->device.context);
   dst_on_device = on_cuda && priv->out_cuda &&
-      is_device_frame_of (outbuf, priv->context);
+      gst_cuda_imgproc_is_device_frame (outbuf, priv->device.context);
 
   /* A device frame read on the host must be complete first. */
   if (on_cuda && priv->in_cuda && !src_on_device &&
       gst_cuda_imgproc_buffer_ready_event (inbuf)) {
     status = CIP_ERROR_CUDA;
-    if (gst_cuda_context_push (priv->context)) {
+    if (gst_cuda_context_push (priv->device.context)) {
       status = cip_event_synchronize (gst_cuda_imgproc_buffer_ready_event
-          (inbuf), priv->stream);
+          (inbuf), priv->device.stream);
       gst_cuda_context_pop (NULL);
     }
     if (status != CIP_OK)
       goto wait_failed;
   }
 
-  /* A video meta of another frame than the caps' one: GStreamer would
-   * map it with a critical warning, or at the meta's size. */
-  meta = gst_buffer_get_video_meta (inbuf);
-  if (meta && (meta->format != GST_VIDEO_INFO_FORMAT (&priv->in_info) ||
-          meta->width != (guint) GST_VIDEO_INFO_WIDTH (&priv->in_info) ||
-          meta->height != (guint) GST_VIDEO_INFO_HEIGHT (&priv->in_info) ||
-          meta->n_planes != GST_VIDEO_INFO_N_PLANES (&priv->in_info)))
-    goto invalid_input;
-  if (!gst_video_frame_map (&in_frame, &priv->in_info, inbuf,
+  if (!gst_cuda_imgproc_frame_map_checked (&in_frame, &priv->in_info, inbuf,
           GST_MAP_READ | (src_on_device ? GST_MAP_CUDA : 0)))
     goto invalid_input;
-  if (!frame_fits (&in_frame)) {
-    gst_video_frame_unmap (&in_frame);
-    goto invalid_input;
-  }
   if (!gst_video_frame_map (&out_frame, &priv->out_info, outbuf,
           GST_MAP_WRITE | (dst_on_device ? GST_MAP_CUDA : 0)))
     goto invalid_output;
@@ -1545,13 +1265,13 @@ gst_cuda_imgproc_filter_transform (GstBaseTransform * trans,
       intensity_map (filter, inbuf, &intensity_frame);
 
   if (!on_cuda) {
-    CipImage src = plane_image (&in_frame, 0, priv->src_format);
-    CipImage dst = plane_image (&out_frame, 0, priv->dst_format);
+    CipImage src = gst_cuda_imgproc_plane_image (&in_frame, 0, priv->src_format);
+    CipImage dst = gst_cuda_imgproc_plane_image (&out_frame, 0, priv->dst_format);
 
     priv->intensity_for_process = have_intensity ? &priv->intensity : NULL;
     status = klass->process (filter, &src, &dst, priv->readback, NULL);
     priv->intensity_for_process = NULL;
-  } else if (gst_cuda_context_push (priv->context)) {
+  } else if (gst_cuda_context_push (priv->device.context)) {
     status = process_on_device (filter, inbuf, &in_frame, src_on_device,
         outbuf, &out_frame, dst_on_device);
     gst_cuda_context_pop (NULL);
@@ -1574,7 +1294,7 @@ gst_cuda_imgproc_filter_transform (GstBaseTransform * trans,
    * as YUV; host to host here. */
   if (priv->neutral_chroma && !dst_on_device)
     for (plane = 1; plane < GST_VIDEO_FRAME_N_PLANES (&out_frame); plane++) {
-      CipImage out_plane = plane_image (&out_frame, plane, CIP_FORMAT_GRAY8);
+      CipImage out_plane = gst_cuda_imgproc_plane_image (&out_frame, plane, CIP_FORMAT_GRAY8);
 
       cip_ref_fill (&out_plane, CIP_NEUTRAL_CHROMA, NULL);
     }
@@ -1600,7 +1320,7 @@ gst_cuda_imgproc_filter_transform (GstBaseTransform * trans,
 wait_failed:
   GST_ELEMENT_ERROR (filter, LIBRARY, FAILED,
       ("Waiting for the input frame's CUDA work failed."),
-      ("%s: %s", cip_status_name (status), cip_stream_error (priv->stream)));
+      ("%s: %s", cip_status_name (status), cip_stream_error (priv->device.stream)));
   return GST_FLOW_ERROR;
 invalid_input:
   GST_ELEMENT_ERROR (filter, STREAM, FORMAT,
@@ -1637,7 +1357,7 @@ process_failed:
   else
     GST_ELEMENT_ERROR (filter, LIBRARY, FAILED,
         ("CUDA processing of the frame failed."),
-        ("%s: %s", cip_status_name (status), cip_stream_error (priv->stream)));
+        ("%s: %s", cip_status_name (status), cip_stream_error (priv->device.stream)));
   return GST_FLOW_ERROR;
 }
 
@@ -1664,8 +1384,8 @@ gst_cuda_imgproc_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
 
   if ((GST_EVENT_TYPE (event) == GST_EVENT_EOS ||
           GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) &&
-      priv->in_flight_count > 0 && gst_cuda_context_push (priv->context)) {
-    drain_in_flight (priv);
+      priv->in_flight.count > 0 && gst_cuda_context_push (priv->device.context)) {
+    gst_cuda_imgproc_in_flight_drain (&priv->in_flight, priv->device.stream);
     gst_cuda_context_pop (NULL);
   }
 

@@ -1,0 +1,146 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/cuda/gstcudamemory.h>
+
+#include "gstcudaimgprocframe.h"
+
+gboolean
+gst_cuda_imgproc_cip_format (GstVideoFormat format, CipFormat * cip_format)
+{
+  switch (format) {
+    case GST_VIDEO_FORMAT_GRAY8:
+    case GST_VIDEO_FORMAT_NV12:
+    case GST_VIDEO_FORMAT_I420:
+      *cip_format = CIP_FORMAT_GRAY8;   /* the luma plane */
+      return TRUE;
+    case GST_VIDEO_FORMAT_RGBA:
+      *cip_format = CIP_FORMAT_RGBA;
+      return TRUE;
+    case GST_VIDEO_FORMAT_BGRA:
+      *cip_format = CIP_FORMAT_BGRA;
+      return TRUE;
+    case GST_VIDEO_FORMAT_RGBx:
+      *cip_format = CIP_FORMAT_RGBX;
+      return TRUE;
+    case GST_VIDEO_FORMAT_BGRx:
+      *cip_format = CIP_FORMAT_BGRX;
+      return TRUE;
+    case GST_VIDEO_FORMAT_ARGB:
+      *cip_format = CIP_FORMAT_ARGB;
+      return TRUE;
+    case GST_VIDEO_FORMAT_ABGR:
+      *cip_format = CIP_FORMAT_ABGR;
+      return TRUE;
+    case GST_VIDEO_FORMAT_RGB:
+      *cip_format = CIP_FORMAT_RGB;
+      return TRUE;
+    case GST_VIDEO_FORMAT_BGR:
+      *cip_format = CIP_FORMAT_BGR;
+      return TRUE;
+    case GST_VIDEO_FORMAT_GRAY16_LE:
+      *cip_format = CIP_FORMAT_GRAY16;
+      return TRUE;
+    default:
+      return FALSE;
+  }
+}
+
+/* Whether every plane of @frame lies within the memory mapped for it,
+ * rows downwards and apart.  gst_video_frame_map() checks the buffer's
+ * size only when there is no video meta: a meta's strides and offsets are
+ * taken as they are, and each plane is mapped from the one memory its
+ * offset falls in, so a short buffer, a wrong stride or a plane across
+ * two memories would be read out of bounds. */
+static gboolean
+frame_fits (const GstVideoFrame * frame)
+{
+  const GstVideoFormatInfo *finfo = frame->info.finfo;
+  guint plane, comp;
+
+  if (frame->meta == NULL)
+    return TRUE;
+  for (plane = 0; plane < GST_VIDEO_FRAME_N_PLANES (frame); plane++) {
+    const GstMapInfo *map = &frame->map[plane];
+    const guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (frame, plane);
+    gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, plane);
+    gsize row_bytes, rows, available;
+
+    for (comp = 0; comp < GST_VIDEO_FRAME_N_COMPONENTS (frame); comp++)
+      if (GST_VIDEO_FORMAT_INFO_PLANE (finfo, comp) == plane)
+        break;
+    row_bytes = (gsize) GST_VIDEO_FRAME_COMP_WIDTH (frame, comp) *
+        GST_VIDEO_FRAME_COMP_PSTRIDE (frame, comp);
+    rows = GST_VIDEO_FRAME_COMP_HEIGHT (frame, comp);
+    available = map->size - (gsize) (data - map->data);
+    if (stride < 0 || (gsize) stride < row_bytes ||
+        (gsize) stride * (rows - 1) + row_bytes > available)
+      return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean
+gst_cuda_imgproc_frame_map_checked (GstVideoFrame * frame,
+    const GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags)
+{
+  GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
+
+  /* A meta of another frame than the caps' one: GStreamer would map it
+   * with a critical warning, or at the meta's size. */
+  if (meta && (meta->format != GST_VIDEO_INFO_FORMAT (info) ||
+          meta->width != (guint) GST_VIDEO_INFO_WIDTH (info) ||
+          meta->height != (guint) GST_VIDEO_INFO_HEIGHT (info) ||
+          meta->n_planes != GST_VIDEO_INFO_N_PLANES (info)))
+    return FALSE;
+  if (!gst_video_frame_map (frame, (GstVideoInfo *) info, buffer, flags))
+    return FALSE;
+  if (!frame_fits (frame)) {
+    gst_video_frame_unmap (frame);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* Plane @plane of @frame as an image: the first plane in @format, the
+ * others as rows of bytes (they are only ever copied). */
+CipImage
+gst_cuda_imgproc_plane_image (GstVideoFrame * frame, guint plane, CipFormat format)
+{
+  const GstVideoFormatInfo *finfo = frame->info.finfo;
+  CipImage image;
+  guint comp;
+
+  image.data = GST_VIDEO_FRAME_PLANE_DATA (frame, plane);
+  image.stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, plane);
+  image.format = format;
+  for (comp = 0; comp < GST_VIDEO_FRAME_N_COMPONENTS (frame); comp++)
+    if (GST_VIDEO_FORMAT_INFO_PLANE (finfo, comp) == plane)
+      break;
+  image.width = GST_VIDEO_FRAME_COMP_WIDTH (frame, comp);
+  image.height = GST_VIDEO_FRAME_COMP_HEIGHT (frame, comp);
+  if (plane > 0)
+    image.width *= GST_VIDEO_FRAME_COMP_PSTRIDE (frame, comp);
+  return image;
+}
+
+/* Whether @buffer holds device memory of @context, whose pointers the
+ * element's kernels can use as they are. */
+gboolean
+gst_cuda_imgproc_is_device_frame (GstBuffer * buffer, GstCudaContext * context)
+{
+  GstMemory *mem = gst_buffer_peek_memory (buffer, 0);
+
+  return gst_buffer_n_memory (buffer) == 1 && gst_is_cuda_memory (mem) &&
+      GST_CUDA_MEMORY_CAST (mem)->context == context;
+}

@@ -1,0 +1,48 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/* Frames as the kernels see them: GStreamer video frames mapped, checked
+ * against what their caps say, and their planes described as CipImages. */
+
+#ifndef __GST_CUDA_IMGPROC_FRAME_H__
+#define __GST_CUDA_IMGPROC_FRAME_H__
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+#include <gst/cuda/gstcudacontext.h>
+
+#include "cip.h"
+
+G_BEGIN_DECLS
+
+/* The CipFormat of the first plane of @format (GRAY8 for the luma of NV12
+ * and I420); FALSE for a format no operation takes. */
+gboolean gst_cuda_imgproc_cip_format (GstVideoFormat format,
+    CipFormat * cip_format);
+
+/* Maps @buffer as a frame of @info for @flags, refusing a buffer whose
+ * video meta describes another frame, or whose planes do not lie within
+ * its memory (gst_video_frame_map() takes a meta's strides and offsets as
+ * they are).  FALSE: nothing is mapped. */
+gboolean gst_cuda_imgproc_frame_map_checked (GstVideoFrame * frame,
+    const GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags);
+
+/* Plane @plane of @frame as an image: the first plane in @format, the
+ * others as rows of bytes (they are only ever copied or filled). */
+CipImage gst_cuda_imgproc_plane_image (GstVideoFrame * frame, guint plane,
+    CipFormat format);
+
+/* Whether @buffer is one device frame of @context, whose pointer the
+ * kernels can use as it is. */
+gboolean gst_cuda_imgproc_is_device_frame (GstBuffer * buffer,
+    GstCudaContext * context);
+
+G_END_DECLS
+
+#endif /* __GST_CUDA_IMGPROC_FRAME_H__ */
