@@ -35,6 +35,7 @@
 #include <gst/cuda/gstcudautils.h>
 
 #include "gstcudaimgprocfilter.h"
+#include "gstcudaimgproccaps.h"
 #include "gstcudaimgproccompat.h"
 #include "gstcudaimgprocdevice.h"
 #include "gstcudaimgprocframe.h"
@@ -357,153 +358,17 @@ gst_cuda_imgproc_filter_get_intensity (GstCudaImgprocFilter * filter)
   return GET_PRIV (filter)->intensity_for_process;
 }
 
-/* Formats that hold a gray frame as YUV, the chroma neutral, for
- * neighbours that take no GRAY8. */
-static const gchar *const gray_as_yuv_formats[] = { "NV12", "I420", NULL };
-
-static gboolean
-formats_contain (const gchar * const *formats, const gchar * format)
-{
-  return formats && g_strv_contains (formats, format);
-}
-
-/* Adds @format to @formats unless it is there. */
-static void
-formats_add (GPtrArray * formats, const gchar * format)
-{
-  guint i;
-
-  for (i = 0; i < formats->len; i++)
-    if (g_str_equal (g_ptr_array_index (formats, i), format))
-      return;
-  g_ptr_array_add (formats, (gpointer) format);
-}
-
-/* The formats the other pad may have when this one has @format. */
-static void
-other_formats (GstCudaImgprocFilter * self, GstPadDirection direction,
-    const gchar * format, GPtrArray * formats)
+/* The element's formats as its class says them now. */
+static GstCudaImgprocFormats
+element_formats (GstCudaImgprocFilter * self)
 {
   GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (self);
-  const gchar *const *outputs = klass->get_output_formats ?
-      klass->get_output_formats (self) : klass->output_formats;
-  guint i;
+  GstCudaImgprocFormats formats = { klass->input_formats,
+    klass->get_output_formats ? klass->get_output_formats (self) :
+        klass->output_formats, klass->passes_chroma
+  };
 
-  if (direction == GST_PAD_SINK) {
-    if (outputs)
-      for (i = 0; outputs[i]; i++)
-        formats_add (formats, outputs[i]);
-    else
-      formats_add (formats, format);
-    if (outputs ? formats_contain (outputs, "GRAY8") :
-        g_str_equal (format, "GRAY8"))
-      for (i = 0; gray_as_yuv_formats[i]; i++)
-        formats_add (formats, gray_as_yuv_formats[i]);
-    return;
-  }
-
-  if (klass->input_formats) {
-    if (formats_contain (outputs, format) || (formats_contain (outputs,
-                "GRAY8") && formats_contain (gray_as_yuv_formats, format)))
-      for (i = 0; klass->input_formats[i]; i++)
-        formats_add (formats, klass->input_formats[i]);
-    return;
-  }
-  formats_add (formats, format);
-  if (formats_contain (gray_as_yuv_formats, format))
-    formats_add (formats, "GRAY8");
-}
-
-/* @s, with each format of its "format" field (a string or a list) in
- * turn, into @result, its format replaced by the formats the other pad
- * may have then.  Fields that belong to the old format go with it. */
-static void
-transform_structure (GstCudaImgprocFilter * self, GstPadDirection direction,
-    const GstStructure * s, GstCapsFeatures * features, GstCaps ** result)
-{
-  GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (self);
-  const GValue *value = gst_structure_get_value (s, "format");
-  guint n = value && GST_VALUE_HOLDS_LIST (value) ?
-      gst_value_list_get_size (value) : 1;
-  guint i, j;
-
-  /* Any format: any of the formats of the other side. */
-  if (value == NULL) {
-    const gchar *const *formats = direction == GST_PAD_SRC ?
-        klass->input_formats : klass->get_output_formats ?
-        klass->get_output_formats (self) : klass->output_formats;
-    GstStructure *copy = gst_structure_copy (s);
-
-    if (formats) {
-      GValue list = G_VALUE_INIT;
-
-      gst_value_list_init (&list, 0);
-      for (j = 0; formats[j]; j++) {
-        GValue f = G_VALUE_INIT;
-
-        g_value_init (&f, G_TYPE_STRING);
-        g_value_set_static_string (&f, formats[j]);
-        gst_value_list_append_and_take_value (&list, &f);
-      }
-      gst_structure_take_value (copy, "format", &list);
-      gst_structure_remove_fields (copy, "colorimetry", "chroma-site", NULL);
-    }
-    *result = gst_caps_merge_structure_full (*result, copy,
-        features ? gst_caps_features_copy (features) : NULL);
-    return;
-  }
-
-  for (i = 0; i < n; i++) {
-    const GValue *v = value && GST_VALUE_HOLDS_LIST (value) ?
-        gst_value_list_get_value (value, i) : value;
-    const gchar *format = v && G_VALUE_HOLDS_STRING (v) ?
-        g_value_get_string (v) : NULL;
-    GPtrArray *formats;
-    GstStructure *copy;
-
-    if (format == NULL)
-      continue;
-    formats = g_ptr_array_new ();
-    other_formats (self, direction, format, formats);
-    if (formats->len > 0) {
-      copy = gst_structure_copy (s);
-      if (formats->len == 1) {
-        gst_structure_set (copy, "format", G_TYPE_STRING,
-            g_ptr_array_index (formats, 0), NULL);
-      } else {
-        GValue list = G_VALUE_INIT;
-
-        g_value_init (&list, GST_TYPE_LIST);
-        for (j = 0; j < formats->len; j++) {
-          GValue f = G_VALUE_INIT;
-
-          g_value_init (&f, G_TYPE_STRING);
-          g_value_set_static_string (&f, g_ptr_array_index (formats, j));
-          gst_value_list_append_and_take_value (&list, &f);
-        }
-        gst_structure_take_value (copy, "format", &list);
-      }
-      if (formats->len > 1 || !g_str_equal (g_ptr_array_index (formats, 0),
-              format))
-        gst_structure_remove_fields (copy, "colorimetry", "chroma-site",
-            NULL);
-      *result = gst_caps_merge_structure_full (*result, copy,
-          features ? gst_caps_features_copy (features) : NULL);
-    }
-    g_ptr_array_unref (formats);
-  }
-}
-
-/* @caps with every structure's memory feature set to @feature. */
-static GstCaps *
-caps_with_feature (GstCaps * caps, const gchar * feature)
-{
-  GstCaps *result = gst_caps_copy (caps);
-  guint i;
-
-  for (i = 0; i < gst_caps_get_size (result); i++)
-    gst_caps_set_features (result, i, gst_caps_features_new (feature, NULL));
-  return result;
+  return formats;
 }
 
 /* The same frames (or, for elements that change the format, the formats
@@ -515,23 +380,10 @@ gst_cuda_imgproc_filter_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
 {
   GstCudaImgprocFilter *self = GST_CUDA_IMGPROC_FILTER (trans);
-  GstCaps *other, *result;
-  guint i;
-
-  other = gst_caps_new_empty ();
-  for (i = 0; i < gst_caps_get_size (caps); i++)
-    transform_structure (self, direction, gst_caps_get_structure (caps, i),
-        gst_caps_get_features (caps, i), &other);
-
-  if (gst_cuda_imgproc_filter_get_backend (self) ==
-      GST_CUDA_IMGPROC_BACKEND_CUDA) {
-    result = caps_with_feature (other, GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
-    result = gst_caps_merge (result, caps_with_feature (other,
-            GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY));
-  } else {
-    result = caps_with_feature (other, GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY);
-  }
-  gst_caps_unref (other);
+  GstCudaImgprocFormats formats = element_formats (self);
+  GstCaps *result = gst_cuda_imgproc_caps_transform (&formats, direction,
+      caps, gst_cuda_imgproc_filter_get_backend (self) ==
+      GST_CUDA_IMGPROC_BACKEND_CUDA);
 
   if (filter) {
     GstCaps *tmp = gst_caps_intersect_full (filter, result,
@@ -546,54 +398,6 @@ gst_cuda_imgproc_filter_transform_caps (GstBaseTransform * trans,
   return result;
 }
 
-/* Whether frames of @in_format become frames of @out_format (NV12 or
- * I420) whose luma plane is the element's gray output and whose chroma is
- * neutral, rather than keeping the input's chroma. */
-static gboolean
-is_gray_as_yuv (GstCudaImgprocFilter * self, GstVideoFormat in_format,
-    GstVideoFormat out_format)
-{
-  GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (self);
-
-  if (out_format != GST_VIDEO_FORMAT_NV12 &&
-      out_format != GST_VIDEO_FORMAT_I420)
-    return FALSE;
-  return !(klass->passes_chroma && in_format == out_format);
-}
-
-/* A gray frame as YUV is full range, and its BT.601 matrix makes neutral
- * chroma gray: every converter downstream gives R = G = B = Y. */
-static GstCaps *
-fixate_gray_as_yuv (GstCudaImgprocFilter * self, GstCaps * caps,
-    GstCaps * othercaps)
-{
-  GstStructure *in = gst_caps_get_structure (caps, 0);
-  GstStructure *out;
-  const gchar *in_format = gst_structure_get_string (in, "format");
-  const gchar *out_format;
-  GstVideoColorimetry gray = { GST_VIDEO_COLOR_RANGE_0_255,
-    GST_VIDEO_COLOR_MATRIX_BT601, GST_VIDEO_TRANSFER_UNKNOWN,
-    GST_VIDEO_COLOR_PRIMARIES_UNKNOWN
-  };
-  gchar *colorimetry;
-
-  if (gst_caps_is_empty (othercaps) || in_format == NULL)
-    return othercaps;
-  out = gst_caps_get_structure (othercaps, 0);
-  out_format = gst_structure_get_string (out, "format");
-  if (out_format == NULL || gst_structure_has_field (out, "colorimetry") ||
-      !is_gray_as_yuv (self, gst_video_format_from_string (in_format),
-          gst_video_format_from_string (out_format)))
-    return othercaps;
-
-  othercaps = gst_caps_make_writable (othercaps);
-  colorimetry = gst_video_colorimetry_to_string (&gray);
-  gst_structure_set (gst_caps_get_structure (othercaps, 0), "colorimetry",
-      G_TYPE_STRING, colorimetry, NULL);
-  g_free (colorimetry);
-  return othercaps;
-}
-
 /* Output in CUDA memory whenever downstream takes it.  GstBaseTransform
  * lists the downstream peer's own caps first, which would turn every link
  * of a chain that ends in system memory into system memory.  An element
@@ -606,33 +410,19 @@ gst_cuda_imgproc_filter_fixate_caps (GstBaseTransform * trans,
   gboolean can_pass_through = trans_class->passthrough_on_same_caps &&
       gst_caps_can_intersect (caps, othercaps);
 
-  if (direction == GST_PAD_SINK && !can_pass_through) {
-    GstCaps *device = gst_caps_new_empty ();
-    guint i;
-
-    for (i = 0; i < gst_caps_get_size (othercaps); i++) {
-      GstCapsFeatures *features = gst_caps_get_features (othercaps, i);
-
-      if (features && gst_caps_features_contains (features,
-              GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY))
-        gst_caps_append_structure_full (device,
-            gst_structure_copy (gst_caps_get_structure (othercaps, i)),
-            gst_caps_features_copy (features));
-    }
-    if (gst_caps_is_empty (device)) {
-      gst_caps_unref (device);
-    } else {
-      gst_caps_unref (othercaps);
-      othercaps = device;
-    }
-  }
+  if (direction == GST_PAD_SINK && !can_pass_through)
+    othercaps = gst_cuda_imgproc_caps_prefer_cuda (othercaps);
 
   othercaps = GST_BASE_TRANSFORM_CLASS
       (gst_cuda_imgproc_filter_parent_class)->fixate_caps (trans, direction,
       caps, othercaps);
-  if (direction == GST_PAD_SINK)
-    othercaps = fixate_gray_as_yuv (GST_CUDA_IMGPROC_FILTER (trans), caps,
+  if (direction == GST_PAD_SINK) {
+    GstCudaImgprocFormats formats =
+        element_formats (GST_CUDA_IMGPROC_FILTER (trans));
+
+    othercaps = gst_cuda_imgproc_caps_fixate_gray_as_yuv (&formats, caps,
         othercaps);
+  }
   return othercaps;
 }
 
@@ -795,15 +585,6 @@ gst_cuda_imgproc_filter_transform_size (GstBaseTransform * trans,
   return TRUE;
 }
 
-static gboolean
-caps_are_cuda (GstCaps * caps)
-{
-  GstCapsFeatures *features = gst_caps_get_features (caps, 0);
-
-  return features != NULL && gst_caps_features_contains (features,
-      GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
-}
-
 /* A pool of @caps frames: CUDA memory in the element's context, or
  * page-locked system memory (on the cuda backend), with video meta. */
 static GstBufferPool *
@@ -818,7 +599,7 @@ make_pool (GstCudaImgprocFilter * filter, GstCaps * caps, guint min_buffers,
   if (!gst_video_info_from_caps (&info, caps))
     return NULL;
 
-  if (caps_are_cuda (caps)) {
+  if (gst_cuda_imgproc_caps_are_cuda (caps)) {
     pool = gst_cuda_imgproc_pool_new (priv->device.context, priv->device.shared_stream);
   } else {
     pool = gst_video_buffer_pool_new ();
@@ -827,7 +608,7 @@ make_pool (GstCudaImgprocFilter * filter, GstCaps * caps, guint min_buffers,
   gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&info),
       min_buffers, 0);
   gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
-  if (!caps_are_cuda (caps))
+  if (!gst_cuda_imgproc_caps_are_cuda (caps))
     gst_buffer_pool_config_set_allocator (config, priv->device.host_allocator, NULL);
   if (!gst_buffer_pool_set_config (pool, config)) {
     GST_WARNING_OBJECT (filter, "could not configure a pool for %"
@@ -870,7 +651,7 @@ gst_cuda_imgproc_filter_propose_allocation (GstBaseTransform * trans,
   if (caps == NULL || priv->active_backend != GST_CUDA_IMGPROC_BACKEND_CUDA)
     return TRUE;
   /* Device frames from our neighbours need not be synchronized first. */
-  if (caps_are_cuda (caps))
+  if (gst_cuda_imgproc_caps_are_cuda (caps))
     gst_query_add_allocation_meta (query,
         GST_CUDA_IMGPROC_READY_EVENT_API_TYPE, NULL);
   if (gst_query_get_n_allocation_pools (query) > 0)
@@ -882,7 +663,7 @@ gst_cuda_imgproc_filter_propose_allocation (GstBaseTransform * trans,
     gst_object_unref (pool);
   }
   /* An upstream that configures the pool itself keeps the allocator. */
-  if (!caps_are_cuda (caps))
+  if (!gst_cuda_imgproc_caps_are_cuda (caps))
     gst_query_add_allocation_param (query, priv->device.host_allocator, NULL);
   return TRUE;
 }
@@ -902,11 +683,11 @@ gst_cuda_imgproc_filter_decide_allocation (GstBaseTransform * trans,
   guint size, min_buffers = 0;
 
   gst_query_parse_allocation (query, &caps, NULL);
-  priv->downstream_waits = caps != NULL && caps_are_cuda (caps) &&
+  priv->downstream_waits = caps != NULL && gst_cuda_imgproc_caps_are_cuda (caps) &&
       gst_query_find_allocation_meta (query,
       GST_CUDA_IMGPROC_READY_EVENT_API_TYPE, NULL);
   if (caps == NULL || priv->active_backend != GST_CUDA_IMGPROC_BACKEND_CUDA ||
-      (!caps_are_cuda (caps) && gst_query_get_n_allocation_pools (query) > 0))
+      (!gst_cuda_imgproc_caps_are_cuda (caps) && gst_query_get_n_allocation_pools (query) > 0))
     return GST_BASE_TRANSFORM_CLASS
         (gst_cuda_imgproc_filter_parent_class)->decide_allocation (trans,
         query);
@@ -963,6 +744,7 @@ gst_cuda_imgproc_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   GstCudaImgprocFilter *filter = GST_CUDA_IMGPROC_FILTER (trans);
   GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
   GstVideoInfo in_info, out_info;
+  GstCudaImgprocFormats formats;
   CipFormat src_format, dst_format;
   CipStatus status = CIP_OK;
   gint width, height;
@@ -988,11 +770,12 @@ gst_cuda_imgproc_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
 
   priv->in_info = in_info;
   priv->out_info = out_info;
-  priv->in_cuda = caps_are_cuda (incaps);
-  priv->out_cuda = caps_are_cuda (outcaps);
+  priv->in_cuda = gst_cuda_imgproc_caps_are_cuda (incaps);
+  priv->out_cuda = gst_cuda_imgproc_caps_are_cuda (outcaps);
   priv->src_format = src_format;
   priv->dst_format = dst_format;
-  priv->neutral_chroma = is_gray_as_yuv (filter,
+  formats = element_formats (filter);
+  priv->neutral_chroma = gst_cuda_imgproc_caps_is_gray_as_yuv (&formats,
       GST_VIDEO_INFO_FORMAT (&in_info), GST_VIDEO_INFO_FORMAT (&out_info));
   /* Equal caps are not a copy when the output's chroma is not the input's
    * (cudagray on NV12). */

@@ -1,0 +1,261 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/cuda/gstcudamemory.h>
+
+#include "gstcudaimgproccaps.h"
+
+/* Formats that hold a gray frame as YUV, the chroma neutral, for
+ * neighbours that take no GRAY8. */
+static const gchar *const gray_as_yuv_formats[] = { "NV12", "I420", NULL };
+
+static gboolean
+formats_contain (const gchar * const *formats, const gchar * format)
+{
+  return formats && g_strv_contains (formats, format);
+}
+
+/* Adds @format to @formats unless it is there. */
+static void
+formats_add (GPtrArray * formats, const gchar * format)
+{
+  guint i;
+
+  for (i = 0; i < formats->len; i++)
+    if (g_str_equal (g_ptr_array_index (formats, i), format))
+      return;
+  g_ptr_array_add (formats, (gpointer) format);
+}
+
+/* The formats the other pad may have when this one has @format. */
+static void
+other_formats (const GstCudaImgprocFormats * element,
+    GstPadDirection direction, const gchar * format, GPtrArray * formats)
+{
+  const gchar *const *outputs = element->output_formats;
+  guint i;
+
+  if (direction == GST_PAD_SINK) {
+    if (outputs)
+      for (i = 0; outputs[i]; i++)
+        formats_add (formats, outputs[i]);
+    else
+      formats_add (formats, format);
+    if (outputs ? formats_contain (outputs, "GRAY8") :
+        g_str_equal (format, "GRAY8"))
+      for (i = 0; gray_as_yuv_formats[i]; i++)
+        formats_add (formats, gray_as_yuv_formats[i]);
+    return;
+  }
+
+  if (element->input_formats) {
+    if (formats_contain (outputs, format) || (formats_contain (outputs,
+                "GRAY8") && formats_contain (gray_as_yuv_formats, format)))
+      for (i = 0; element->input_formats[i]; i++)
+        formats_add (formats, element->input_formats[i]);
+    return;
+  }
+  formats_add (formats, format);
+  if (formats_contain (gray_as_yuv_formats, format))
+    formats_add (formats, "GRAY8");
+}
+
+/* @s, with each format of its "format" field (a string or a list) in
+ * turn, into @result, its format replaced by the formats the other pad
+ * may have then.  Fields that belong to the old format go with it. */
+static void
+transform_structure (const GstCudaImgprocFormats * element,
+    GstPadDirection direction, const GstStructure * s,
+    GstCapsFeatures * features, GstCaps ** result)
+{
+  const GValue *value = gst_structure_get_value (s, "format");
+  guint n = value && GST_VALUE_HOLDS_LIST (value) ?
+      gst_value_list_get_size (value) : 1;
+  guint i, j;
+
+  /* Any format: any of the formats of the other side. */
+  if (value == NULL) {
+    const gchar *const *formats = direction == GST_PAD_SRC ?
+        element->input_formats : element->output_formats;
+    GstStructure *copy = gst_structure_copy (s);
+
+    if (formats) {
+      GValue list = G_VALUE_INIT;
+
+      gst_value_list_init (&list, 0);
+      for (j = 0; formats[j]; j++) {
+        GValue f = G_VALUE_INIT;
+
+        g_value_init (&f, G_TYPE_STRING);
+        g_value_set_static_string (&f, formats[j]);
+        gst_value_list_append_and_take_value (&list, &f);
+      }
+      gst_structure_take_value (copy, "format", &list);
+      gst_structure_remove_fields (copy, "colorimetry", "chroma-site", NULL);
+    }
+    *result = gst_caps_merge_structure_full (*result, copy,
+        features ? gst_caps_features_copy (features) : NULL);
+    return;
+  }
+
+  for (i = 0; i < n; i++) {
+    const GValue *v = value && GST_VALUE_HOLDS_LIST (value) ?
+        gst_value_list_get_value (value, i) : value;
+    const gchar *format = v && G_VALUE_HOLDS_STRING (v) ?
+        g_value_get_string (v) : NULL;
+    GPtrArray *formats;
+    GstStructure *copy;
+
+    if (format == NULL)
+      continue;
+    formats = g_ptr_array_new ();
+    other_formats (element, direction, format, formats);
+    if (formats->len > 0) {
+      copy = gst_structure_copy (s);
+      if (formats->len == 1) {
+        gst_structure_set (copy, "format", G_TYPE_STRING,
+            g_ptr_array_index (formats, 0), NULL);
+      } else {
+        GValue list = G_VALUE_INIT;
+
+        g_value_init (&list, GST_TYPE_LIST);
+        for (j = 0; j < formats->len; j++) {
+          GValue f = G_VALUE_INIT;
+
+          g_value_init (&f, G_TYPE_STRING);
+          g_value_set_static_string (&f, g_ptr_array_index (formats, j));
+          gst_value_list_append_and_take_value (&list, &f);
+        }
+        gst_structure_take_value (copy, "format", &list);
+      }
+      if (formats->len > 1 || !g_str_equal (g_ptr_array_index (formats, 0),
+              format))
+        gst_structure_remove_fields (copy, "colorimetry", "chroma-site",
+            NULL);
+      *result = gst_caps_merge_structure_full (*result, copy,
+          features ? gst_caps_features_copy (features) : NULL);
+    }
+    g_ptr_array_unref (formats);
+  }
+}
+
+/* @caps with every structure's memory feature set to @feature. */
+static GstCaps *
+caps_with_feature (GstCaps * caps, const gchar * feature)
+{
+  GstCaps *result = gst_caps_copy (caps);
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (result); i++)
+    gst_caps_set_features (result, i, gst_caps_features_new (feature, NULL));
+  return result;
+}
+
+GstCaps *
+gst_cuda_imgproc_caps_transform (const GstCudaImgprocFormats * element,
+    GstPadDirection direction, GstCaps * caps, gboolean cuda)
+{
+  GstCaps *other, *result;
+  guint i;
+
+  other = gst_caps_new_empty ();
+  for (i = 0; i < gst_caps_get_size (caps); i++)
+    transform_structure (element, direction, gst_caps_get_structure (caps, i),
+        gst_caps_get_features (caps, i), &other);
+
+  if (cuda) {
+    result = caps_with_feature (other, GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
+    result = gst_caps_merge (result, caps_with_feature (other,
+            GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY));
+  } else {
+    result = caps_with_feature (other, GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY);
+  }
+  gst_caps_unref (other);
+  return result;
+}
+
+GstCaps *
+gst_cuda_imgproc_caps_prefer_cuda (GstCaps * othercaps)
+{
+  GstCaps *device = gst_caps_new_empty ();
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (othercaps); i++) {
+    GstCapsFeatures *features = gst_caps_get_features (othercaps, i);
+
+    if (features && gst_caps_features_contains (features,
+            GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY))
+      gst_caps_append_structure_full (device,
+          gst_structure_copy (gst_caps_get_structure (othercaps, i)),
+          gst_caps_features_copy (features));
+  }
+  if (gst_caps_is_empty (device)) {
+    gst_caps_unref (device);
+    return othercaps;
+  }
+  gst_caps_unref (othercaps);
+  return device;
+}
+
+gboolean
+gst_cuda_imgproc_caps_is_gray_as_yuv (const GstCudaImgprocFormats * element,
+    GstVideoFormat in_format, GstVideoFormat out_format)
+{
+
+  if (out_format != GST_VIDEO_FORMAT_NV12 &&
+      out_format != GST_VIDEO_FORMAT_I420)
+    return FALSE;
+  return !(element->passes_chroma && in_format == out_format);
+}
+
+/* A gray frame as YUV is full range, and its BT.601 matrix makes neutral
+ * chroma gray: every converter downstream gives R = G = B = Y. */
+GstCaps *
+gst_cuda_imgproc_caps_fixate_gray_as_yuv (const GstCudaImgprocFormats *
+    element, GstCaps * caps, GstCaps * othercaps)
+{
+  GstStructure *in = gst_caps_get_structure (caps, 0);
+  GstStructure *out;
+  const gchar *in_format = gst_structure_get_string (in, "format");
+  const gchar *out_format;
+  GstVideoColorimetry gray = { GST_VIDEO_COLOR_RANGE_0_255,
+    GST_VIDEO_COLOR_MATRIX_BT601, GST_VIDEO_TRANSFER_UNKNOWN,
+    GST_VIDEO_COLOR_PRIMARIES_UNKNOWN
+  };
+  gchar *colorimetry;
+
+  if (gst_caps_is_empty (othercaps) || in_format == NULL)
+    return othercaps;
+  out = gst_caps_get_structure (othercaps, 0);
+  out_format = gst_structure_get_string (out, "format");
+  if (out_format == NULL || gst_structure_has_field (out, "colorimetry") ||
+      !gst_cuda_imgproc_caps_is_gray_as_yuv (element, gst_video_format_from_string (in_format),
+          gst_video_format_from_string (out_format)))
+    return othercaps;
+
+  othercaps = gst_caps_make_writable (othercaps);
+  colorimetry = gst_video_colorimetry_to_string (&gray);
+  gst_structure_set (gst_caps_get_structure (othercaps, 0), "colorimetry",
+      G_TYPE_STRING, colorimetry, NULL);
+  g_free (colorimetry);
+  return othercaps;
+}
+
+gboolean
+gst_cuda_imgproc_caps_are_cuda (GstCaps * caps)
+{
+  GstCapsFeatures *features = gst_caps_get_features (caps, 0);
+
+  return features != NULL && gst_caps_features_contains (features,
+      GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
+}
