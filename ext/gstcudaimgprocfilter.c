@@ -35,6 +35,7 @@
 #include <gst/cuda/gstcudautils.h>
 
 #include "gstcudaimgprocfilter.h"
+#include "gstcudaimgprocallocation.h"
 #include "gstcudaimgproccaps.h"
 #include "gstcudaimgproccompat.h"
 #include "gstcudaimgprocdevice.h"
@@ -45,7 +46,7 @@
 #include "gstcudaimgprocmeta.h"
 #include "cip-ref.h"
 
-GST_DEBUG_CATEGORY_STATIC (gst_cuda_imgproc_filter_debug);
+GST_DEBUG_CATEGORY (gst_cuda_imgproc_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_imgproc_filter_debug
 
 enum
@@ -585,57 +586,14 @@ gst_cuda_imgproc_filter_transform_size (GstBaseTransform * trans,
   return TRUE;
 }
 
-/* A pool of @caps frames: CUDA memory in the element's context, or
- * page-locked system memory (on the cuda backend), with video meta. */
-static GstBufferPool *
-make_pool (GstCudaImgprocFilter * filter, GstCaps * caps, guint min_buffers,
-    guint * size)
-{
-  GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
-  GstBufferPool *pool;
-  GstStructure *config;
-  GstVideoInfo info;
-
-  if (!gst_video_info_from_caps (&info, caps))
-    return NULL;
-
-  if (gst_cuda_imgproc_caps_are_cuda (caps)) {
-    pool = gst_cuda_imgproc_pool_new (priv->device.context, priv->device.shared_stream);
-  } else {
-    pool = gst_video_buffer_pool_new ();
-  }
-  config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&info),
-      min_buffers, 0);
-  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
-  if (!gst_cuda_imgproc_caps_are_cuda (caps))
-    gst_buffer_pool_config_set_allocator (config, priv->device.host_allocator, NULL);
-  if (!gst_buffer_pool_set_config (pool, config)) {
-    GST_WARNING_OBJECT (filter, "could not configure a pool for %"
-        GST_PTR_FORMAT, caps);
-    gst_object_unref (pool);
-    return NULL;
-  }
-
-  /* The CUDA pool knows the real frame size only once configured. */
-  config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_get_params (config, NULL, size, NULL, NULL);
-  gst_structure_free (config);
-  return pool;
-}
-
 /* Upstream may send frames with padded strides and plane offsets; on the
- * cuda backend it gets a pool of frames that upload fast: device frames
- * for CUDA caps, page-locked ones for system memory. */
+ * cuda backend it gets a pool of frames that upload fast. */
 static gboolean
 gst_cuda_imgproc_filter_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
 {
-  GstCudaImgprocFilter *filter = GST_CUDA_IMGPROC_FILTER (trans);
-  GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
-  GstBufferPool *pool;
-  GstCaps *caps;
-  guint size;
+  GstCudaImgprocFilterPrivate *priv =
+      GET_PRIV (GST_CUDA_IMGPROC_FILTER (trans));
 
   if (!GST_BASE_TRANSFORM_CLASS
       (gst_cuda_imgproc_filter_parent_class)->propose_allocation (trans,
@@ -646,69 +604,34 @@ gst_cuda_imgproc_filter_propose_allocation (GstBaseTransform * trans,
     return TRUE;
 
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
-
-  gst_query_parse_allocation (query, &caps, NULL);
-  if (caps == NULL || priv->active_backend != GST_CUDA_IMGPROC_BACKEND_CUDA)
-    return TRUE;
-  /* Device frames from our neighbours need not be synchronized first. */
-  if (gst_cuda_imgproc_caps_are_cuda (caps))
-    gst_query_add_allocation_meta (query,
-        GST_CUDA_IMGPROC_READY_EVENT_API_TYPE, NULL);
-  if (gst_query_get_n_allocation_pools (query) > 0)
-    return TRUE;
-
-  pool = make_pool (filter, caps, 0, &size);
-  if (pool) {
-    gst_query_add_allocation_pool (query, pool, size, 0, 0);
-    gst_object_unref (pool);
-  }
-  /* An upstream that configures the pool itself keeps the allocator. */
-  if (!gst_cuda_imgproc_caps_are_cuda (caps))
-    gst_query_add_allocation_param (query, priv->device.host_allocator, NULL);
+  if (priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CUDA)
+    gst_cuda_imgproc_allocation_propose (&priv->device, query);
   return TRUE;
 }
 
-/* CUDA-memory output always comes from the element's own pool (its
- * context, and GRAY8, which no other CUDA pool has).  System-memory output
- * comes from downstream's pool if it offers one, else from a page-locked
- * pool, so that the download is asynchronous and at full speed. */
 static gboolean
 gst_cuda_imgproc_filter_decide_allocation (GstBaseTransform * trans,
     GstQuery * query)
 {
-  GstCudaImgprocFilter *filter = GST_CUDA_IMGPROC_FILTER (trans);
-  GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
-  GstBufferPool *pool;
+  GstCudaImgprocFilterPrivate *priv =
+      GET_PRIV (GST_CUDA_IMGPROC_FILTER (trans));
   GstCaps *caps;
-  guint size, min_buffers = 0;
 
-  gst_query_parse_allocation (query, &caps, NULL);
-  priv->downstream_waits = caps != NULL && gst_cuda_imgproc_caps_are_cuda (caps) &&
-      gst_query_find_allocation_meta (query,
-      GST_CUDA_IMGPROC_READY_EVENT_API_TYPE, NULL);
-  if (caps == NULL || priv->active_backend != GST_CUDA_IMGPROC_BACKEND_CUDA ||
-      (!gst_cuda_imgproc_caps_are_cuda (caps) && gst_query_get_n_allocation_pools (query) > 0))
+  priv->downstream_waits =
+      gst_cuda_imgproc_allocation_downstream_waits (query);
+  if (priv->active_backend != GST_CUDA_IMGPROC_BACKEND_CUDA ||
+      !gst_cuda_imgproc_allocation_wants_own_pool (query))
     return GST_BASE_TRANSFORM_CLASS
         (gst_cuda_imgproc_filter_parent_class)->decide_allocation (trans,
         query);
 
-  if (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_parse_nth_allocation_pool (query, 0, NULL, NULL, &min_buffers,
-        NULL);
-
-  pool = make_pool (filter, caps, min_buffers, &size);
-  if (pool == NULL) {
-    GST_ELEMENT_ERROR (filter, RESOURCE, NO_SPACE_LEFT,
+  if (!gst_cuda_imgproc_allocation_decide (&priv->device, query)) {
+    gst_query_parse_allocation (query, &caps, NULL);
+    GST_ELEMENT_ERROR (trans, RESOURCE, NO_SPACE_LEFT,
         ("Could not allocate output frames for %" GST_PTR_FORMAT ".", caps),
         (NULL));
     return FALSE;
   }
-
-  if (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_set_nth_allocation_pool (query, 0, pool, size, min_buffers, 0);
-  else
-    gst_query_add_allocation_pool (query, pool, size, min_buffers, 0);
-  gst_object_unref (pool);
   return TRUE;
 }
 
