@@ -41,6 +41,7 @@
 #include "gstcudaimgprocdevice.h"
 #include "gstcudaimgprocframe.h"
 #include "gstcudaimgprocinflight.h"
+#include "gstcudaimgprocintensity.h"
 #include "gstcudaimgprochostallocator.h"
 #include "gstcudaimgprocpool.h"
 #include "gstcudaimgprocmeta.h"
@@ -90,13 +91,10 @@ typedef struct
   CipImage device_src;
   CipImage device_dst;
 
-  /* The gray frame of the input's intensity meta, for @reads_intensity
-   * elements: on the device (uploaded into device_intensity when it is
-   * not there already) or, on the cpu backend, in host memory.  NULL
-   * outside process() or when the input has none. */
-  CipImage device_intensity;
-  CipImage intensity;
-  gboolean intensity_on_device;
+  /* For @reads_intensity elements: the gray frame of the input's
+   * intensity meta, and where process() reads it (NULL outside process()
+   * or when the input has none). */
+  GstCudaImgprocIntensity intensity;
   const CipImage *intensity_for_process;
 } GstCudaImgprocFilterPrivate;
 
@@ -492,7 +490,7 @@ free_device_images (GstCudaImgprocFilterPrivate * priv)
   gst_cuda_imgproc_in_flight_drain (&priv->in_flight, priv->device.stream);
   cip_image_free (&priv->device_src, priv->device.stream);
   cip_image_free (&priv->device_dst, priv->device.stream);
-  cip_image_free (&priv->device_intensity, priv->device.stream);
+  gst_cuda_imgproc_intensity_free (&priv->intensity, priv->device.stream);
 }
 
 static gboolean
@@ -772,90 +770,6 @@ gst_cuda_imgproc_filter_before_transform (GstBaseTransform * trans,
     gst_object_sync_values (GST_OBJECT (trans), stream_time);
 }
 
-/* The intensity frame where the kernels can read it: in place when it is
- * a device frame of our context (once its writer is done), else uploaded
- * into a device image of ours. */
-static CipStatus
-intensity_to_device (GstCudaImgprocFilterPrivate * priv)
-{
-  CipImage *image = &priv->device_intensity;
-  CipStatus status = CIP_OK;
-
-  if (priv->intensity_on_device) {
-    priv->intensity_for_process = &priv->intensity;
-    return CIP_OK;
-  }
-  if (image->data && (image->width != priv->intensity.width ||
-          image->height != priv->intensity.height))
-    cip_image_free (image, priv->device.stream);
-  if (image->data == NULL)
-    status = cip_image_alloc (image, priv->intensity.width,
-        priv->intensity.height, CIP_FORMAT_GRAY8, priv->device.stream);
-  if (status == CIP_OK)
-    status = cip_copy (&priv->intensity, image, priv->device.stream);
-  if (status == CIP_OK)
-    priv->intensity_for_process = image;
-  return status;
-}
-
-/* For @reads_intensity elements: maps the gray frame of @inbuf's intensity
- * meta into @frame, for the device when it is one of our context's device
- * frames, else for the host.  FALSE when there is none, or it does not
- * fit: the element then averages its input's own values. */
-static gboolean
-intensity_map (GstCudaImgprocFilter * filter, GstBuffer * inbuf,
-    GstVideoFrame * frame)
-{
-  GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
-  GstCudaImgprocIntensityMeta *meta =
-      gst_buffer_get_cuda_imgproc_intensity_meta (inbuf);
-  gboolean on_cuda = priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CUDA;
-  CipEvent *ready;
-
-  memset (&priv->intensity, 0, sizeof (priv->intensity));
-  if (meta == NULL)
-    return FALSE;
-  if (GST_VIDEO_INFO_FORMAT (&meta->info) != GST_VIDEO_FORMAT_GRAY8 ||
-      GST_VIDEO_INFO_WIDTH (&meta->info) !=
-      GST_VIDEO_INFO_WIDTH (&priv->in_info) ||
-      GST_VIDEO_INFO_HEIGHT (&meta->info) !=
-      GST_VIDEO_INFO_HEIGHT (&priv->in_info)) {
-    GST_DEBUG_OBJECT (filter, "intensity frame %s %dx%d does not match the "
-        "input: using the input's values",
-        GST_VIDEO_INFO_NAME (&meta->info), GST_VIDEO_INFO_WIDTH (&meta->info),
-        GST_VIDEO_INFO_HEIGHT (&meta->info));
-    return FALSE;
-  }
-
-  priv->intensity_on_device = on_cuda &&
-      gst_cuda_imgproc_is_device_frame (meta->buffer, priv->device.context);
-  ready = gst_cuda_imgproc_buffer_ready_event (meta->buffer);
-  if (on_cuda && ready) {
-    CipStatus status = CIP_ERROR_CUDA;
-
-    /* On the device, our stream waits for its writer; read on the host, the
-     * writer must be done first. */
-    if (gst_cuda_context_push (priv->device.context)) {
-      status = priv->intensity_on_device ?
-          cip_stream_wait_event (priv->device.stream, ready) :
-          cip_event_synchronize (ready, priv->device.stream);
-      gst_cuda_context_pop (NULL);
-    }
-    if (status != CIP_OK) {
-      GST_WARNING_OBJECT (filter, "waiting for the intensity frame failed: %s",
-          cip_stream_error (priv->device.stream));
-      return FALSE;
-    }
-  }
-  if (!gst_video_frame_map (frame, &meta->info, meta->buffer, GST_MAP_READ |
-          (priv->intensity_on_device ? GST_MAP_CUDA : 0))) {
-    GST_WARNING_OBJECT (filter, "could not map the intensity frame");
-    return FALSE;
-  }
-  priv->intensity = gst_cuda_imgproc_plane_image (frame, 0, CIP_FORMAT_GRAY8);
-  return TRUE;
-}
-
 /* One frame on the element's stream.  Device frames are read and written
  * in place, once the frame's writer is done with it; host frames are
  * uploaded into, or downloaded from, the persistent device images.  Planes
@@ -889,8 +803,9 @@ process_on_device (GstCudaImgprocFilter * filter, GstBuffer * inbuf,
     status = gst_cuda_imgproc_device_order_after (&priv->device, inbuf);
   if (status == CIP_OK && !src_on_device)
     status = cip_copy (&src, &priv->device_src, priv->device.stream);
-  if (status == CIP_OK && priv->intensity.data)
-    status = intensity_to_device (priv);
+  if (status == CIP_OK && priv->intensity.mapped)
+    status = gst_cuda_imgproc_intensity_to_device (&priv->intensity,
+        priv->device.stream, &priv->intensity_for_process);
   if (status == CIP_OK)
     status = klass->process (filter, work_src, work_dst, priv->readback,
         priv->device.stream);
@@ -936,7 +851,7 @@ gst_cuda_imgproc_filter_transform (GstBaseTransform * trans,
   GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter);
   GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
   gboolean on_cuda = priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CUDA;
-  GstVideoFrame in_frame, out_frame, intensity_frame;
+  GstVideoFrame in_frame, out_frame;
   gboolean src_on_device, dst_on_device, have_intensity;
   CipStatus status;
   guint plane;
@@ -968,13 +883,15 @@ gst_cuda_imgproc_filter_transform (GstBaseTransform * trans,
           GST_MAP_WRITE | (dst_on_device ? GST_MAP_CUDA : 0)))
     goto invalid_output;
   have_intensity = klass->reads_intensity &&
-      intensity_map (filter, inbuf, &intensity_frame);
+      gst_cuda_imgproc_intensity_map (&priv->intensity, GST_ELEMENT (filter),
+      inbuf, &priv->in_info, on_cuda ? &priv->device : NULL);
 
   if (!on_cuda) {
     CipImage src = gst_cuda_imgproc_plane_image (&in_frame, 0, priv->src_format);
     CipImage dst = gst_cuda_imgproc_plane_image (&out_frame, 0, priv->dst_format);
 
-    priv->intensity_for_process = have_intensity ? &priv->intensity : NULL;
+    priv->intensity_for_process = have_intensity ?
+        &priv->intensity.image : NULL;
     status = klass->process (filter, &src, &dst, priv->readback, NULL);
     priv->intensity_for_process = NULL;
   } else if (gst_cuda_context_push (priv->device.context)) {
@@ -982,16 +899,12 @@ gst_cuda_imgproc_filter_transform (GstBaseTransform * trans,
         outbuf, &out_frame, dst_on_device);
     gst_cuda_context_pop (NULL);
   } else {
-    if (have_intensity)
-      gst_video_frame_unmap (&intensity_frame);
+    gst_cuda_imgproc_intensity_unmap (&priv->intensity);
     goto push_failed;
   }
   /* Kernels that read the frame are done: process_on_device synchronizes
    * for elements that read it (they report per frame). */
-  if (have_intensity) {
-    gst_video_frame_unmap (&intensity_frame);
-    memset (&priv->intensity, 0, sizeof (priv->intensity));
-  }
+  gst_cuda_imgproc_intensity_unmap (&priv->intensity);
   if (status != CIP_OK)
     goto process_failed;
 

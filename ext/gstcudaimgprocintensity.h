@@ -1,0 +1,57 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/* The gray frame a mask carries (its GstCudaImgprocIntensityMeta), where
+ * an element that reads it (cudalabel's mean intensity) can: in place when
+ * it is a device frame of the element's context, else mapped on the host
+ * and, on the cuda backend, uploaded into a device image kept for the
+ * next frames. */
+
+#ifndef __GST_CUDA_IMGPROC_INTENSITY_H__
+#define __GST_CUDA_IMGPROC_INTENSITY_H__
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+#include "cip.h"
+#include "gstcudaimgprocdevice.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  /* Between map and unmap. */
+  GstVideoFrame frame;
+  gboolean mapped;
+  CipImage image;               /* plane 0 of frame */
+  gboolean on_device;           /* image is a device frame of our context */
+  /* The upload of image, when it is not on the device; kept. */
+  CipImage device_copy;
+} GstCudaImgprocIntensity;
+
+/* Maps the gray frame of @inbuf's intensity meta, once its writer is done
+ * with it (on the GPU when it is a device frame of @device's context).
+ * @device is NULL on the cpu backend.  FALSE when there is none, or it is
+ * not a GRAY8 frame of @info's size: the element then uses its input's
+ * own values. */
+gboolean gst_cuda_imgproc_intensity_map (GstCudaImgprocIntensity * intensity,
+    GstElement * element, GstBuffer * inbuf, const GstVideoInfo * info,
+    GstCudaImgprocDevice * device);
+/* The mapped frame where kernels on @stream can read it: in place, or
+ * uploaded.  With the context current. */
+CipStatus gst_cuda_imgproc_intensity_to_device (GstCudaImgprocIntensity *
+    intensity, CipStream * stream, const CipImage ** image);
+void gst_cuda_imgproc_intensity_unmap (GstCudaImgprocIntensity * intensity);
+/* Frees the upload; with the context current. */
+void gst_cuda_imgproc_intensity_free (GstCudaImgprocIntensity * intensity,
+    CipStream * stream);
+
+G_END_DECLS
+
+#endif /* __GST_CUDA_IMGPROC_INTENSITY_H__ */
