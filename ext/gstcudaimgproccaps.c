@@ -239,7 +239,8 @@ gst_cuda_imgproc_caps_fixate_gray_as_yuv (const GstCudaImgprocFormats *
   out = gst_caps_get_structure (othercaps, 0);
   out_format = gst_structure_get_string (out, "format");
   if (out_format == NULL || gst_structure_has_field (out, "colorimetry") ||
-      !gst_cuda_imgproc_caps_is_gray_as_yuv (element, gst_video_format_from_string (in_format),
+      !gst_cuda_imgproc_caps_is_gray_as_yuv (element,
+          gst_video_format_from_string (in_format),
           gst_video_format_from_string (out_format)))
     return othercaps;
 

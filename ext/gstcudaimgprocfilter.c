@@ -45,7 +45,6 @@
 #include "gstcudaimgprochostallocator.h"
 #include "gstcudaimgprocpool.h"
 #include "gstcudaimgprocmeta.h"
-#include "cip-ref.h"
 
 GST_DEBUG_CATEGORY (gst_cuda_imgproc_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_imgproc_filter_debug
@@ -321,7 +320,8 @@ gst_cuda_imgproc_filter_get_property (GObject * object, guint prop_id,
               "frames", G_TYPE_UINT64, priv->frames,
               "uploads", G_TYPE_UINT64, priv->uploads,
               "downloads", G_TYPE_UINT64, priv->downloads,
-              "device-allocations", G_TYPE_UINT64, priv->device.memory.allocations,
+              "device-allocations", G_TYPE_UINT64,
+              priv->device.memory.allocations,
               "device-frees", G_TYPE_UINT64, priv->device.memory.frees, NULL));
       break;
     default:
@@ -436,7 +436,8 @@ gst_cuda_imgproc_filter_set_context (GstElement * element, GstContext * context)
   device_id = priv->device_id;
   GST_OBJECT_UNLOCK (element);
 
-  gst_cuda_handle_set_context (element, context, device_id, &priv->device.context);
+  gst_cuda_handle_set_context (element, context, device_id,
+      &priv->device.context);
 
   GST_ELEMENT_CLASS (gst_cuda_imgproc_filter_parent_class)->set_context
       (element, context);
@@ -450,7 +451,8 @@ gst_cuda_imgproc_filter_query (GstBaseTransform * trans,
       GET_PRIV (GST_CUDA_IMGPROC_FILTER (trans));
 
   if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
-      gst_cuda_handle_context_query (GST_ELEMENT (trans), query, priv->device.context))
+      gst_cuda_handle_context_query (GST_ELEMENT (trans), query,
+          priv->device.context))
     return TRUE;
 
   return GST_BASE_TRANSFORM_CLASS (gst_cuda_imgproc_filter_parent_class)->query
@@ -749,7 +751,8 @@ push_failed:
 alloc_failed:
   GST_ELEMENT_ERROR (filter, RESOURCE, NO_SPACE_LEFT,
       ("Could not allocate device memory for %dx%d frames.", width, height),
-      ("%s: %s", cip_status_name (status), cip_stream_error (priv->device.stream)));
+      ("%s: %s", cip_status_name (status),
+            cip_stream_error (priv->device.stream)));
   return FALSE;
 }
 
@@ -770,6 +773,17 @@ gst_cuda_imgproc_filter_before_transform (GstBaseTransform * trans,
     gst_object_sync_values (GST_OBJECT (trans), stream_time);
 }
 
+/* Whether the chroma planes are written on the stream: where the output
+ * frame is (a neutral fill), or where either frame is (a copy); else on
+ * the host, never sent through the GPU for nothing. */
+static gboolean
+chroma_on_device (GstCudaImgprocFilterPrivate * priv, gboolean src_on_device,
+    gboolean dst_on_device)
+{
+  return priv->neutral_chroma ? dst_on_device : src_on_device ||
+      dst_on_device;
+}
+
 /* One frame on the element's stream.  Device frames are read and written
  * in place, once the frame's writer is done with it; host frames are
  * uploaded into, or downloaded from, the persistent device images.  Planes
@@ -784,19 +798,17 @@ process_on_device (GstCudaImgprocFilter * filter, GstBuffer * inbuf,
 {
   GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter);
   GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
-  CipImage src = gst_cuda_imgproc_plane_image (in_frame, 0, priv->src_format);
-  CipImage dst = gst_cuda_imgproc_plane_image (out_frame, 0, priv->dst_format);
+  CipImage src = gst_cuda_imgproc_plane_image (in_frame, 0,
+      priv->src_format);
+  CipImage dst = gst_cuda_imgproc_plane_image (out_frame, 0,
+      priv->dst_format);
   CipImage *work_src = src_on_device ? &src : &priv->device_src;
   CipImage *work_dst = dst_on_device ? &dst : &priv->device_dst;
-  gboolean copy_chroma = !priv->neutral_chroma &&
-      GST_VIDEO_FRAME_FORMAT (in_frame) == GST_VIDEO_FRAME_FORMAT (out_frame)
-      && (src_on_device || dst_on_device);
   CipEvent *output_ready = gst_cuda_imgproc_buffer_ready_event (outbuf);
   gboolean defer = dst_on_device && klass->frame_done == NULL &&
       !klass->reads_intensity && gst_cuda_imgproc_device_reader_orders
       (&priv->device, outbuf, priv->downstream_waits);
   CipStatus status = CIP_OK;
-  guint plane;
 
   /* The input's writer may still be at work: our stream waits for it. */
   if (src_on_device)
@@ -813,19 +825,10 @@ process_on_device (GstCudaImgprocFilter * filter, GstBuffer * inbuf,
   if (status == CIP_OK && !dst_on_device)
     status = cip_copy (&priv->device_dst, &dst, priv->device.stream);
 
-  for (plane = 1; copy_chroma && status == CIP_OK &&
-      plane < GST_VIDEO_FRAME_N_PLANES (out_frame); plane++) {
-    CipImage in_plane = gst_cuda_imgproc_plane_image (in_frame, plane, CIP_FORMAT_GRAY8);
-    CipImage out_plane = gst_cuda_imgproc_plane_image (out_frame, plane, CIP_FORMAT_GRAY8);
-
-    status = cip_copy (&in_plane, &out_plane, priv->device.stream);
-  }
-  for (plane = 1; priv->neutral_chroma && dst_on_device && status == CIP_OK &&
-      plane < GST_VIDEO_FRAME_N_PLANES (out_frame); plane++) {
-    CipImage out_plane = gst_cuda_imgproc_plane_image (out_frame, plane, CIP_FORMAT_GRAY8);
-
-    status = cip_fill (&out_plane, CIP_NEUTRAL_CHROMA, priv->device.stream);
-  }
+  if (status == CIP_OK && chroma_on_device (priv, src_on_device,
+          dst_on_device))
+    status = gst_cuda_imgproc_frame_finish_chroma (in_frame, out_frame,
+        priv->neutral_chroma, priv->device.stream);
 
   if (status == CIP_OK && defer) {
     status = cip_event_record (output_ready, priv->device.stream);
@@ -854,7 +857,6 @@ gst_cuda_imgproc_filter_transform (GstBaseTransform * trans,
   GstVideoFrame in_frame, out_frame;
   gboolean src_on_device, dst_on_device, have_intensity;
   CipStatus status;
-  guint plane;
 
   /* CUDA memory of another context is read and written through its host
    * copy, like system memory. */
@@ -887,8 +889,10 @@ gst_cuda_imgproc_filter_transform (GstBaseTransform * trans,
       inbuf, &priv->in_info, on_cuda ? &priv->device : NULL);
 
   if (!on_cuda) {
-    CipImage src = gst_cuda_imgproc_plane_image (&in_frame, 0, priv->src_format);
-    CipImage dst = gst_cuda_imgproc_plane_image (&out_frame, 0, priv->dst_format);
+    CipImage src = gst_cuda_imgproc_plane_image (&in_frame, 0,
+        priv->src_format);
+    CipImage dst = gst_cuda_imgproc_plane_image (&out_frame, 0,
+        priv->dst_format);
 
     priv->intensity_for_process = have_intensity ?
         &priv->intensity.image : NULL;
@@ -909,18 +913,9 @@ gst_cuda_imgproc_filter_transform (GstBaseTransform * trans,
     goto process_failed;
 
 
-  /* Chroma (NV12, I420) passes untouched, or is neutral for a gray frame
-   * as YUV; host to host here. */
-  if (priv->neutral_chroma && !dst_on_device)
-    for (plane = 1; plane < GST_VIDEO_FRAME_N_PLANES (&out_frame); plane++) {
-      CipImage out_plane = gst_cuda_imgproc_plane_image (&out_frame, plane, CIP_FORMAT_GRAY8);
-
-      cip_ref_fill (&out_plane, CIP_NEUTRAL_CHROMA, NULL);
-    }
-  else if (GST_VIDEO_FRAME_FORMAT (&out_frame) ==
-      GST_VIDEO_FRAME_FORMAT (&in_frame) && !src_on_device && !dst_on_device)
-    for (plane = 1; plane < GST_VIDEO_FRAME_N_PLANES (&out_frame); plane++)
-      gst_video_frame_copy_plane (&out_frame, &in_frame, plane);
+  if (!on_cuda || !chroma_on_device (priv, src_on_device, dst_on_device))
+    gst_cuda_imgproc_frame_finish_chroma (&in_frame, &out_frame,
+        priv->neutral_chroma, NULL);
 
   gst_video_frame_unmap (&out_frame);
   gst_video_frame_unmap (&in_frame);
@@ -939,7 +934,8 @@ gst_cuda_imgproc_filter_transform (GstBaseTransform * trans,
 wait_failed:
   GST_ELEMENT_ERROR (filter, LIBRARY, FAILED,
       ("Waiting for the input frame's CUDA work failed."),
-      ("%s: %s", cip_status_name (status), cip_stream_error (priv->device.stream)));
+      ("%s: %s", cip_status_name (status),
+            cip_stream_error (priv->device.stream)));
   return GST_FLOW_ERROR;
 invalid_input:
   GST_ELEMENT_ERROR (filter, STREAM, FORMAT,
@@ -976,7 +972,8 @@ process_failed:
   else
     GST_ELEMENT_ERROR (filter, LIBRARY, FAILED,
         ("CUDA processing of the frame failed."),
-        ("%s: %s", cip_status_name (status), cip_stream_error (priv->device.stream)));
+        ("%s: %s", cip_status_name (status),
+            cip_stream_error (priv->device.stream)));
   return GST_FLOW_ERROR;
 }
 
@@ -1003,7 +1000,8 @@ gst_cuda_imgproc_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
 
   if ((GST_EVENT_TYPE (event) == GST_EVENT_EOS ||
           GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) &&
-      priv->in_flight.count > 0 && gst_cuda_context_push (priv->device.context)) {
+      priv->in_flight.count > 0 &&
+      gst_cuda_context_push (priv->device.context)) {
     gst_cuda_imgproc_in_flight_drain (&priv->in_flight, priv->device.stream);
     gst_cuda_context_pop (NULL);
   }

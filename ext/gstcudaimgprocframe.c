@@ -14,6 +14,7 @@
 #include <gst/cuda/gstcudamemory.h>
 
 #include "gstcudaimgprocframe.h"
+#include "cip-ref.h"
 
 gboolean
 gst_cuda_imgproc_cip_format (GstVideoFormat format, CipFormat * cip_format)
@@ -115,7 +116,8 @@ gst_cuda_imgproc_frame_map_checked (GstVideoFrame * frame,
 /* Plane @plane of @frame as an image: the first plane in @format, the
  * others as rows of bytes (they are only ever copied). */
 CipImage
-gst_cuda_imgproc_plane_image (GstVideoFrame * frame, guint plane, CipFormat format)
+gst_cuda_imgproc_plane_image (GstVideoFrame * frame, guint plane,
+    CipFormat format)
 {
   const GstVideoFormatInfo *finfo = frame->info.finfo;
   CipImage image;
@@ -143,4 +145,33 @@ gst_cuda_imgproc_is_device_frame (GstBuffer * buffer, GstCudaContext * context)
 
   return gst_buffer_n_memory (buffer) == 1 && gst_is_cuda_memory (mem) &&
       GST_CUDA_MEMORY_CAST (mem)->context == context;
+}
+
+CipStatus
+gst_cuda_imgproc_frame_finish_chroma (GstVideoFrame * in, GstVideoFrame * out,
+    gboolean neutral, CipStream * stream)
+{
+  CipStatus status = CIP_OK;
+  guint plane;
+
+  if (!neutral && GST_VIDEO_FRAME_FORMAT (in) != GST_VIDEO_FRAME_FORMAT (out))
+    return CIP_OK;
+  for (plane = 1; status == CIP_OK &&
+      plane < GST_VIDEO_FRAME_N_PLANES (out); plane++) {
+    CipImage out_plane = gst_cuda_imgproc_plane_image (out, plane,
+        CIP_FORMAT_GRAY8);
+
+    if (neutral) {
+      status = stream ? cip_fill (&out_plane, CIP_NEUTRAL_CHROMA, stream) :
+          cip_ref_fill (&out_plane, CIP_NEUTRAL_CHROMA, NULL);
+    } else if (stream) {
+      CipImage in_plane = gst_cuda_imgproc_plane_image (in, plane,
+          CIP_FORMAT_GRAY8);
+
+      status = cip_copy (&in_plane, &out_plane, stream);
+    } else {
+      gst_video_frame_copy_plane (out, in, plane);
+    }
+  }
+  return status;
 }

@@ -43,6 +43,12 @@ CipImage gst_cuda_imgproc_plane_image (GstVideoFrame * frame, guint plane,
 gboolean gst_cuda_imgproc_is_device_frame (GstBuffer * buffer,
     GstCudaContext * context);
 
+/* The planes of @out past the first: @in's, when both have one format, or
+ * neutral chroma for a gray frame as YUV (@neutral).  On @stream when set
+ * (a device plane on either side), else on the host. */
+CipStatus gst_cuda_imgproc_frame_finish_chroma (GstVideoFrame * in,
+    GstVideoFrame * out, gboolean neutral, CipStream * stream);
+
 G_END_DECLS
 
 #endif /* __GST_CUDA_IMGPROC_FRAME_H__ */

@@ -37,7 +37,7 @@ struct _GstCudaImgprocPool
   GstBufferPool parent;
 
   GstCudaContext *context;
-  GstCudaStream *stream;        /* the owner's (1.24+), which its frames carry */
+  GstCudaStream *stream;        /* the owner's (1.24+): its frames carry it */
   GstAllocator *allocator;
 
   GstVideoInfo info;            /* the frames, as the caps say */
