@@ -44,21 +44,6 @@ enum
 
 #define DEFAULT_SIGMA 1.0
 
-#define BLUR_FORMATS "{ GRAY8, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR }"
-/* A gray output may also be the luma of NV12 or I420. */
-#define BLUR_FORMATS_OUT \
-    "{ GRAY8, NV12, I420, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR }"
-
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK,
-    GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_CUDA_IMGPROC_CAPS_MAKE (BLUR_FORMATS)));
-
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC,
-    GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_CUDA_IMGPROC_CAPS_MAKE (BLUR_FORMATS_OUT)));
-
 struct _GstCudaBlur
 {
   GstCudaImgprocFilter parent;
@@ -109,8 +94,9 @@ gst_cuda_blur_class_init (GstCudaBlurClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE));
 
-  gst_element_class_add_static_pad_template (element_class, &sink_template);
-  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_cuda_imgproc_caps_add_pad_templates (element_class,
+      GST_CUDA_IMGPROC_PACKED_FORMATS,
+      GST_CUDA_IMGPROC_PACKED_OUTPUT_FORMATS);
   gst_element_class_set_static_metadata (element_class,
       "CUDA Gaussian blur", "Filter/Effect/Video",
       "Blurs gray or four-byte RGB video with a Gaussian, on the GPU",

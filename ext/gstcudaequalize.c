@@ -35,18 +35,6 @@
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_equalize_debug);
 #define GST_CAT_DEFAULT gst_cuda_equalize_debug
 
-#define EQUALIZE_FORMATS "{ GRAY8, NV12, I420 }"
-
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK,
-    GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_CUDA_IMGPROC_CAPS_MAKE (EQUALIZE_FORMATS)));
-
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC,
-    GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_CUDA_IMGPROC_CAPS_MAKE (EQUALIZE_FORMATS)));
-
 struct _GstCudaEqualize
 {
   GstCudaImgprocFilter parent;
@@ -70,8 +58,8 @@ gst_cuda_equalize_class_init (GstCudaEqualizeClass * klass)
   GstCudaImgprocFilterClass *filter_class =
       GST_CUDA_IMGPROC_FILTER_CLASS (klass);
 
-  gst_element_class_add_static_pad_template (element_class, &sink_template);
-  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_cuda_imgproc_caps_add_pad_templates (element_class,
+      GST_CUDA_IMGPROC_GRAY_FORMATS, GST_CUDA_IMGPROC_GRAY_FORMATS);
   gst_element_class_set_static_metadata (element_class,
       "CUDA histogram equalization", "Filter/Effect/Video",
       "Equalizes the histogram of gray video or of the luma plane, "

@@ -52,17 +52,6 @@ static const gchar *const input_formats[] = {
 
 static const gchar *const output_formats[] = { "GRAY8", NULL };
 
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK,
-    GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_CUDA_IMGPROC_CAPS_MAKE (GRAY_INPUT_FORMATS)));
-
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC,
-    GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_CUDA_IMGPROC_CAPS_MAKE
-        (GST_CUDA_IMGPROC_GRAY_FORMATS)));
-
 struct _GstCudaGray
 {
   GstCudaImgprocFilter parent;
@@ -133,8 +122,8 @@ gst_cuda_gray_class_init (GstCudaGrayClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
 
-  gst_element_class_add_static_pad_template (element_class, &sink_template);
-  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_cuda_imgproc_caps_add_pad_templates (element_class,
+      GRAY_INPUT_FORMATS, GST_CUDA_IMGPROC_GRAY_FORMATS);
   gst_element_class_set_static_metadata (element_class,
       "CUDA colour to gray", "Filter/Converter/Video",
       "Converts colour video to GRAY8 on the GPU",

@@ -260,3 +260,25 @@ gst_cuda_imgproc_caps_are_cuda (GstCaps * caps)
   return features != NULL && gst_caps_features_contains (features,
       GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
 }
+
+static void
+add_pad_template (GstElementClass * klass, const gchar * name,
+    GstPadDirection direction, const gchar * formats)
+{
+  gchar *description = g_strdup_printf (GST_CUDA_IMGPROC_CAPS_MAKE ("%s"),
+      formats, formats);
+  GstCaps *caps = gst_caps_from_string (description);
+
+  gst_element_class_add_pad_template (klass,
+      gst_pad_template_new (name, direction, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
+  g_free (description);
+}
+
+void
+gst_cuda_imgproc_caps_add_pad_templates (GstElementClass * klass,
+    const gchar * sink_formats, const gchar * src_formats)
+{
+  add_pad_template (klass, "sink", GST_PAD_SINK, sink_formats);
+  add_pad_template (klass, "src", GST_PAD_SRC, src_formats);
+}

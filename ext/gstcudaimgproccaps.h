@@ -21,6 +21,28 @@
 
 G_BEGIN_DECLS
 
+/* Raw video within the sizes every operation accepts, in CUDA memory
+ * (preferred) or in system memory. */
+#define GST_CUDA_IMGPROC_VIDEO_FIELDS(format)                   \
+    "format = (string) " format ", "                            \
+    "width = (int) [ 1, 16384 ], height = (int) [ 1, 16384 ], " \
+    "framerate = " GST_VIDEO_FPS_RANGE
+/* The formats of a gray output: GRAY8, or the same frame as the luma of
+ * NV12 or I420 with neutral chroma, for neighbours that take no GRAY8. */
+#define GST_CUDA_IMGPROC_GRAY_FORMATS "{ GRAY8, NV12, I420 }"
+/* The formats of the neighbourhood operations (cudablur, cudamorph): gray
+ * or one byte a channel with four channels in, and, as every gray output,
+ * also the luma of NV12 or I420 out. */
+#define GST_CUDA_IMGPROC_PACKED_FORMATS \
+    "{ GRAY8, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR }"
+#define GST_CUDA_IMGPROC_PACKED_OUTPUT_FORMATS \
+    "{ GRAY8, NV12, I420, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR }"
+
+#define GST_CUDA_IMGPROC_CAPS_MAKE(format)                      \
+    "video/x-raw(memory:CUDAMemory), "                          \
+    GST_CUDA_IMGPROC_VIDEO_FIELDS (format) "; "                 \
+    "video/x-raw, " GST_CUDA_IMGPROC_VIDEO_FIELDS (format)
+
 typedef struct
 {
   /* What the sink pad takes and the source pad gives, when they differ
@@ -54,6 +76,12 @@ gboolean gst_cuda_imgproc_caps_is_gray_as_yuv (const GstCudaImgprocFormats *
 
 /* Whether @caps are video/x-raw(memory:CUDAMemory). */
 gboolean gst_cuda_imgproc_caps_are_cuda (GstCaps * caps);
+
+/* Adds an element's "sink" and "src" templates: raw video of
+ * @sink_formats and @src_formats (caps format lists such as
+ * "{ GRAY8, NV12 }"), in CUDA memory first, then in system memory. */
+void gst_cuda_imgproc_caps_add_pad_templates (GstElementClass * klass,
+    const gchar * sink_formats, const gchar * src_formats);
 
 G_END_DECLS
 

@@ -15,23 +15,9 @@
 #include <gst/video/video.h>
 
 #include "cip.h"
+#include "gstcudaimgproccaps.h"
 
 G_BEGIN_DECLS
-
-/* Raw video within the sizes every operation accepts, in CUDA memory
- * (preferred) or in system memory. */
-#define GST_CUDA_IMGPROC_VIDEO_FIELDS(format)                   \
-    "format = (string) " format ", "                            \
-    "width = (int) [ 1, 16384 ], height = (int) [ 1, 16384 ], " \
-    "framerate = " GST_VIDEO_FPS_RANGE
-/* The formats of a gray output: GRAY8, or the same frame as the luma of
- * NV12 or I420 with neutral chroma, for neighbours that take no GRAY8. */
-#define GST_CUDA_IMGPROC_GRAY_FORMATS "{ GRAY8, NV12, I420 }"
-
-#define GST_CUDA_IMGPROC_CAPS_MAKE(format)                      \
-    "video/x-raw(memory:CUDAMemory), "                          \
-    GST_CUDA_IMGPROC_VIDEO_FIELDS (format) "; "                 \
-    "video/x-raw, " GST_CUDA_IMGPROC_VIDEO_FIELDS (format)
 
 /**
  * GstCudaImgprocBackend:

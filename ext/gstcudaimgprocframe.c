@@ -175,3 +175,21 @@ gst_cuda_imgproc_frame_finish_chroma (GstVideoFrame * in, GstVideoFrame * out,
   }
   return status;
 }
+
+GstStructure *
+gst_cuda_imgproc_frame_message_new (const gchar * name,
+    const GstSegment * segment, GstBuffer * buffer)
+{
+  GstClockTime pts = GST_BUFFER_PTS (buffer);
+  GstStructure *s = gst_structure_new (name,
+      "timestamp", G_TYPE_UINT64, pts,
+      "duration", G_TYPE_UINT64, GST_BUFFER_DURATION (buffer), NULL);
+
+  if (segment->format == GST_FORMAT_TIME)
+    gst_structure_set (s,
+        "stream-time", G_TYPE_UINT64,
+        gst_segment_to_stream_time (segment, GST_FORMAT_TIME, pts),
+        "running-time", G_TYPE_UINT64,
+        gst_segment_to_running_time (segment, GST_FORMAT_TIME, pts), NULL);
+  return s;
+}

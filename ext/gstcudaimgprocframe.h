@@ -49,6 +49,13 @@ gboolean gst_cuda_imgproc_is_device_frame (GstBuffer * buffer,
 CipStatus gst_cuda_imgproc_frame_finish_chroma (GstVideoFrame * in,
     GstVideoFrame * out, gboolean neutral, CipStream * stream);
 
+/* An element message named @name about @buffer: its `timestamp` and
+ * `duration`, and, when @segment is in TIME, its `stream-time` and
+ * `running-time` (left out otherwise: no segment after a flush, or a
+ * stream in bytes).  The caller adds its results and posts it. */
+GstStructure *gst_cuda_imgproc_frame_message_new (const gchar * name,
+    const GstSegment * segment, GstBuffer * buffer);
+
 G_END_DECLS
 
 #endif /* __GST_CUDA_IMGPROC_FRAME_H__ */

@@ -58,6 +58,7 @@
 #include <string.h>
 
 #include "gstcudalabel.h"
+#include "gstcudaimgprocframe.h"
 #include "cip-ref.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_label_debug);
@@ -114,17 +115,6 @@ enum
 
 /* Regions the table holds before it first grows. */
 #define INITIAL_CAPACITY 1024
-
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK,
-    GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_CUDA_IMGPROC_CAPS_MAKE ("GRAY8")));
-
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC,
-    GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_CUDA_IMGPROC_CAPS_MAKE
-        ("{ RGBA, GRAY16_LE, GRAY8 }")));
 
 static const gchar *const input_formats[] = { "GRAY8", NULL };
 
@@ -310,8 +300,8 @@ gst_cuda_label_class_init (GstCudaLabelClass * klass)
           "Number of regions in the last frame processed (0 before the first)",
           0, G_MAXUINT, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
-  gst_element_class_add_static_pad_template (element_class, &sink_template);
-  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_cuda_imgproc_caps_add_pad_templates (element_class, "GRAY8",
+      "{ RGBA, GRAY16_LE, GRAY8 }");
   gst_element_class_set_static_metadata (element_class,
       "CUDA connected-component labelling", "Filter/Analyzer/Video",
       "Labels the regions of a mask and measures them, on the GPU",
@@ -542,7 +532,6 @@ gst_cuda_label_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
     const guint8 * readback)
 {
   GstCudaLabel *self = GST_CUDA_LABEL (filter);
-  GstSegment *segment = &GST_BASE_TRANSFORM (filter)->segment;
   GstClockTime pts = GST_BUFFER_PTS (outbuf);
   guint32 count = *self->table.count, i;
   guint32 n = MIN (count, self->table.capacity);
@@ -597,14 +586,9 @@ gst_cuda_label_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
   if (!post)
     return;
 
-  s = gst_structure_new ("cudalabel",
-      "timestamp", G_TYPE_UINT64, pts,
-      "stream-time", G_TYPE_UINT64,
-      gst_segment_to_stream_time (segment, GST_FORMAT_TIME, pts),
-      "running-time", G_TYPE_UINT64,
-      gst_segment_to_running_time (segment, GST_FORMAT_TIME, pts),
-      "duration", G_TYPE_UINT64, GST_BUFFER_DURATION (outbuf),
-      "n-regions", G_TYPE_UINT, count, NULL);
+  s = gst_cuda_imgproc_frame_message_new ("cudalabel",
+      &GST_BASE_TRANSFORM (filter)->segment, outbuf);
+  gst_structure_set (s, "n-regions", G_TYPE_UINT, count, NULL);
   gst_structure_take_value (s, "regions", &regions);
   gst_element_post_message (GST_ELEMENT (self),
       gst_message_new_element (GST_OBJECT (self), s));

@@ -46,17 +46,6 @@ enum
 #define DEFAULT_FOREGROUND 255
 #define DEFAULT_INVERT FALSE
 
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK,
-    GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_CUDA_IMGPROC_CAPS_MAKE ("GRAY8")));
-
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC,
-    GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_CUDA_IMGPROC_CAPS_MAKE
-        (GST_CUDA_IMGPROC_GRAY_FORMATS)));
-
 struct _GstCudaMask
 {
   GstCudaImgprocFilter parent;
@@ -135,8 +124,8 @@ gst_cuda_mask_class_init (GstCudaMaskClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE));
 
-  gst_element_class_add_static_pad_template (element_class, &sink_template);
-  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_cuda_imgproc_caps_add_pad_templates (element_class, "GRAY8",
+      GST_CUDA_IMGPROC_GRAY_FORMATS);
   gst_element_class_set_static_metadata (element_class,
       "CUDA binary mask", "Filter/Effect/Video",
       "Marks the pixels of a gray image above a threshold, on the GPU",

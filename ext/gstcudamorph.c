@@ -49,21 +49,6 @@ enum
 #define DEFAULT_SHAPE GST_CUDA_MORPH_SHAPE_DISK
 #define DEFAULT_RADIUS 1
 
-#define MORPH_FORMATS "{ GRAY8, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR }"
-/* A gray output may also be the luma of NV12 or I420. */
-#define MORPH_FORMATS_OUT \
-    "{ GRAY8, NV12, I420, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR }"
-
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK,
-    GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_CUDA_IMGPROC_CAPS_MAKE (MORPH_FORMATS)));
-
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC,
-    GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_CUDA_IMGPROC_CAPS_MAKE (MORPH_FORMATS_OUT)));
-
 struct _GstCudaMorph
 {
   GstCudaImgprocFilter parent;
@@ -189,8 +174,9 @@ gst_cuda_morph_class_init (GstCudaMorphClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE));
 
-  gst_element_class_add_static_pad_template (element_class, &sink_template);
-  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_cuda_imgproc_caps_add_pad_templates (element_class,
+      GST_CUDA_IMGPROC_PACKED_FORMATS,
+      GST_CUDA_IMGPROC_PACKED_OUTPUT_FORMATS);
   gst_element_class_set_static_metadata (element_class,
       "CUDA morphology", "Filter/Effect/Video",
       "Erodes, dilates, opens or closes gray or four-byte RGB video, "

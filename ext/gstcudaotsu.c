@@ -37,6 +37,7 @@
 #endif
 
 #include "gstcudaotsu.h"
+#include "gstcudaimgprocframe.h"
 #include "cip-ref.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_otsu_debug);
@@ -52,17 +53,6 @@ enum
 
 #define DEFAULT_INVERT FALSE
 #define DEFAULT_POST_MESSAGES FALSE
-
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK,
-    GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_CUDA_IMGPROC_CAPS_MAKE ("GRAY8")));
-
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC,
-    GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_CUDA_IMGPROC_CAPS_MAKE
-        (GST_CUDA_IMGPROC_GRAY_FORMATS)));
 
 struct _GstCudaOtsu
 {
@@ -143,8 +133,8 @@ gst_cuda_otsu_class_init (GstCudaOtsuClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
 
-  gst_element_class_add_static_pad_template (element_class, &sink_template);
-  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_cuda_imgproc_caps_add_pad_templates (element_class, "GRAY8",
+      GST_CUDA_IMGPROC_GRAY_FORMATS);
   gst_element_class_set_static_metadata (element_class,
       "CUDA Otsu binarization", "Filter/Effect/Video",
       "Binarizes each gray frame at its Otsu threshold, on the GPU",
@@ -230,7 +220,6 @@ gst_cuda_otsu_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
     const guint8 * readback)
 {
   GstCudaOtsu *self = GST_CUDA_OTSU (filter);
-  GstSegment *segment = &GST_BASE_TRANSFORM (filter)->segment;
   GstClockTime pts = GST_BUFFER_PTS (outbuf);
   GstStructure *s;
   gboolean post;
@@ -247,14 +236,9 @@ gst_cuda_otsu_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
   if (!post)
     return;
 
-  s = gst_structure_new ("cudaotsu",
-      "threshold", G_TYPE_UINT, (guint) readback[0],
-      "timestamp", G_TYPE_UINT64, pts,
-      "stream-time", G_TYPE_UINT64,
-      gst_segment_to_stream_time (segment, GST_FORMAT_TIME, pts),
-      "running-time", G_TYPE_UINT64,
-      gst_segment_to_running_time (segment, GST_FORMAT_TIME, pts),
-      "duration", G_TYPE_UINT64, GST_BUFFER_DURATION (outbuf), NULL);
+  s = gst_cuda_imgproc_frame_message_new ("cudaotsu",
+      &GST_BASE_TRANSFORM (filter)->segment, outbuf);
+  gst_structure_set (s, "threshold", G_TYPE_UINT, (guint) readback[0], NULL);
   gst_element_post_message (GST_ELEMENT (self),
       gst_message_new_element (GST_OBJECT (self), s));
 }

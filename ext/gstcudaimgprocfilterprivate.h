@@ -1,0 +1,74 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/* The base class's private state, shared by its two files: the element
+ * glue (gstcudaimgprocfilter.c) and the frame path
+ * (gstcudaimgprocframepath.c).  Fields are grouped by the room that owns
+ * them. */
+
+#ifndef __GST_CUDA_IMGPROC_FILTER_PRIVATE_H__
+#define __GST_CUDA_IMGPROC_FILTER_PRIVATE_H__
+
+#include "gstcudaimgprocfilter.h"
+#include "gstcudaimgprocdevice.h"
+#include "gstcudaimgprocinflight.h"
+#include "gstcudaimgprocintensity.h"
+
+G_BEGIN_DECLS
+
+GST_DEBUG_CATEGORY_EXTERN (gst_cuda_imgproc_filter_debug);
+
+typedef struct
+{
+  /* Properties, under the object lock. */
+  GstCudaImgprocBackend backend;
+  gint device_id;
+
+  /* Between start() and stop(); only the streaming thread touches these
+   * after start(). */
+  GstCudaImgprocBackend active_backend;
+  GstCudaImgprocDevice device;
+  guint8 *readback;
+  guint64 frames;
+  guint64 uploads;              /* frames copied host to device */
+  guint64 downloads;            /* frames copied device to host */
+
+  /* The in-flight room: inputs held while their reading may still be in
+   * flight, and whether downstream waits for our ready events (from the
+   * allocation query). */
+  GstCudaImgprocInFlight in_flight;
+  gboolean downstream_waits;
+
+  /* The caps room's answer, per caps. */
+  GstVideoInfo in_info;
+  GstVideoInfo out_info;
+  gboolean in_cuda;             /* caps say memory:CUDAMemory */
+  gboolean out_cuda;
+  gboolean neutral_chroma;      /* a gray output as YUV: chroma set to 128 */
+  CipFormat src_format;
+  CipFormat dst_format;
+
+  /* The frame path's device images, per frame geometry: where system
+   * memory frames are uploaded to and downloaded from. */
+  CipImage device_src;
+  CipImage device_dst;
+
+  /* The intensity room, for @reads_intensity elements: the gray frame of
+   * the input's intensity meta, and where process() reads it (NULL
+   * outside process() or when the input has none). */
+  GstCudaImgprocIntensity intensity;
+  const CipImage *intensity_for_process;
+} GstCudaImgprocFilterPrivate;
+
+GstCudaImgprocFilterPrivate *gst_cuda_imgproc_filter_get_private
+    (GstCudaImgprocFilter * filter);
+
+G_END_DECLS
+
+#endif /* __GST_CUDA_IMGPROC_FILTER_PRIVATE_H__ */

@@ -1,0 +1,429 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/cuda/cuda-gst.h>
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudamemory.h>
+
+#include "gstcudaimgprocframepath.h"
+#include "gstcudaimgproccaps.h"
+#include "gstcudaimgprocfilterprivate.h"
+#include "gstcudaimgprocframe.h"
+#include "gstcudaimgprocmeta.h"
+#include "gstcudaimgprocpool.h"
+
+#define GST_CAT_DEFAULT gst_cuda_imgproc_filter_debug
+
+gboolean
+gst_cuda_imgproc_frame_path_start (GstCudaImgprocFilter * filter,
+    gint device_id)
+{
+  GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter);
+  GstCudaImgprocFilterPrivate *priv =
+      gst_cuda_imgproc_filter_get_private (filter);
+  CipStatus status;
+
+  if (priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CPU) {
+    priv->readback = g_malloc0 (MAX (klass->readback_size, 1));
+    return TRUE;
+  }
+
+  if (!gst_cuda_imgproc_device_open (&priv->device, GST_ELEMENT (filter),
+          device_id))
+    return FALSE;
+  if (!gst_cuda_context_push (priv->device.context))
+    goto push_failed;
+  status = gst_cuda_imgproc_in_flight_init (&priv->in_flight,
+      priv->device.stream);
+  if (status == CIP_OK && klass->readback_size > 0)
+    status = cip_host_alloc ((void **) &priv->readback, klass->readback_size,
+        priv->device.stream);
+  gst_cuda_context_pop (NULL);
+  if (status != CIP_OK)
+    goto alloc_failed;
+  return TRUE;
+
+push_failed:
+  GST_ELEMENT_ERROR (filter, RESOURCE, FAILED,
+      ("Could not make the CUDA context current."), (NULL));
+  gst_cuda_imgproc_frame_path_stop (filter);
+  return FALSE;
+alloc_failed:
+  GST_ELEMENT_ERROR (filter, RESOURCE, FAILED,
+      ("Could not set up the CUDA stream and its buffers."),
+      ("%s: %s", cip_status_name (status),
+          cip_stream_error (priv->device.stream)));
+  gst_cuda_imgproc_frame_path_stop (filter);
+  return FALSE;
+}
+
+/* Releases the device images; with the context current. */
+static void
+free_device_images (GstCudaImgprocFilterPrivate * priv)
+{
+  gst_cuda_imgproc_in_flight_drain (&priv->in_flight, priv->device.stream);
+  cip_image_free (&priv->device_src, priv->device.stream);
+  cip_image_free (&priv->device_dst, priv->device.stream);
+  gst_cuda_imgproc_intensity_free (&priv->intensity, priv->device.stream);
+}
+
+void
+gst_cuda_imgproc_frame_path_stop (GstCudaImgprocFilter * filter)
+{
+  GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter);
+  GstCudaImgprocFilterPrivate *priv =
+      gst_cuda_imgproc_filter_get_private (filter);
+  CipStream *stream = priv->device.stream;
+
+  if (priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CPU) {
+    if (klass->release)
+      klass->release (filter, NULL);
+    g_clear_pointer (&priv->readback, g_free);
+    return;
+  }
+
+  if (priv->device.context && gst_cuda_context_push (priv->device.context)) {
+    free_device_images (priv);
+    if (klass->release && stream)
+      klass->release (filter, stream);
+    gst_cuda_imgproc_in_flight_clear (&priv->in_flight, stream);
+    cip_host_free (priv->readback, stream);
+    gst_cuda_context_pop (NULL);
+  }
+  priv->readback = NULL;
+  gst_cuda_imgproc_device_close (&priv->device);
+  gst_clear_object (&priv->device.context);
+}
+
+/* Device images for the negotiated caps, reallocated only when the frame
+ * geometry changed. */
+static gboolean
+configure_device_images (GstCudaImgprocFilter * filter)
+{
+  GstCudaImgprocFilterPrivate *priv =
+      gst_cuda_imgproc_filter_get_private (filter);
+  gint width = GST_VIDEO_INFO_WIDTH (&priv->in_info);
+  gint height = GST_VIDEO_INFO_HEIGHT (&priv->in_info);
+  CipStatus status;
+
+  if (priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CPU)
+    return TRUE;
+
+  /* Reallocate only when the frame geometry changed. */
+  if (priv->device_src.data && priv->device_src.width == width &&
+      priv->device_src.height == height &&
+      priv->device_src.format == priv->src_format &&
+      priv->device_dst.format == priv->dst_format)
+    return TRUE;
+
+  if (!gst_cuda_context_push (priv->device.context)) {
+    GST_ELEMENT_ERROR (filter, RESOURCE, FAILED,
+        ("Could not make the CUDA context current."), (NULL));
+    return FALSE;
+  }
+  free_device_images (priv);
+  status = cip_image_alloc (&priv->device_src, width, height,
+      priv->src_format, priv->device.stream);
+  if (status == CIP_OK)
+    status = cip_image_alloc (&priv->device_dst, width, height,
+        priv->dst_format, priv->device.stream);
+  if (status != CIP_OK) {
+    GST_ELEMENT_ERROR (filter, RESOURCE, NO_SPACE_LEFT,
+        ("Could not allocate device memory for %dx%d frames.", width, height),
+        ("%s: %s", cip_status_name (status),
+            cip_stream_error (priv->device.stream)));
+    free_device_images (priv);
+  }
+  gst_cuda_context_pop (NULL);
+  return status == CIP_OK;
+}
+
+gboolean
+gst_cuda_imgproc_frame_path_set_caps (GstCudaImgprocFilter * filter,
+    const GstCudaImgprocFormats * formats, GstCaps * incaps,
+    GstCaps * outcaps)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (filter);
+  GstCudaImgprocFilterPrivate *priv =
+      gst_cuda_imgproc_filter_get_private (filter);
+  GstVideoInfo in_info, out_info;
+  CipFormat src_format, dst_format;
+  gint width, height;
+
+  if (!gst_video_info_from_caps (&in_info, incaps) ||
+      !gst_video_info_from_caps (&out_info, outcaps))
+    goto invalid_caps;
+  if (!gst_cuda_imgproc_cip_format (GST_VIDEO_INFO_FORMAT (&in_info),
+          &src_format) ||
+      !gst_cuda_imgproc_cip_format (GST_VIDEO_INFO_FORMAT (&out_info),
+          &dst_format))
+    goto unsupported_format;
+
+  width = GST_VIDEO_INFO_WIDTH (&in_info);
+  height = GST_VIDEO_INFO_HEIGHT (&in_info);
+  if (width != GST_VIDEO_INFO_WIDTH (&out_info) ||
+      height != GST_VIDEO_INFO_HEIGHT (&out_info) ||
+      width > CIP_MAX_DIMENSION || height > CIP_MAX_DIMENSION)
+    goto invalid_caps;
+
+  GST_DEBUG_OBJECT (filter, "%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+      incaps, outcaps);
+
+  priv->in_info = in_info;
+  priv->out_info = out_info;
+  priv->in_cuda = gst_cuda_imgproc_caps_are_cuda (incaps);
+  priv->out_cuda = gst_cuda_imgproc_caps_are_cuda (outcaps);
+  priv->src_format = src_format;
+  priv->dst_format = dst_format;
+  priv->neutral_chroma = gst_cuda_imgproc_caps_is_gray_as_yuv (formats,
+      GST_VIDEO_INFO_FORMAT (&in_info), GST_VIDEO_INFO_FORMAT (&out_info));
+  /* Equal caps are not a copy when the output's chroma is not the input's
+   * (cudagray on NV12). */
+  if (priv->neutral_chroma && gst_base_transform_is_passthrough (trans))
+    gst_base_transform_set_passthrough (trans, FALSE);
+
+  if (gst_base_transform_is_passthrough (trans))
+    return TRUE;
+  return configure_device_images (filter);
+
+invalid_caps:
+  GST_ELEMENT_ERROR (filter, CORE, NEGOTIATION,
+      ("Cannot process %" GST_PTR_FORMAT " into %" GST_PTR_FORMAT ".",
+          incaps, outcaps), (NULL));
+  return FALSE;
+unsupported_format:
+  GST_ELEMENT_ERROR (filter, CORE, NEGOTIATION,
+      ("Unsupported format: %s to %s.",
+          gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&in_info)),
+          gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&out_info))),
+      (NULL));
+  return FALSE;
+}
+
+void
+gst_cuda_imgproc_frame_path_drain (GstCudaImgprocFilter * filter)
+{
+  GstCudaImgprocFilterPrivate *priv =
+      gst_cuda_imgproc_filter_get_private (filter);
+
+  if (priv->in_flight.count > 0 &&
+      gst_cuda_context_push (priv->device.context)) {
+    gst_cuda_imgproc_in_flight_drain (&priv->in_flight, priv->device.stream);
+    gst_cuda_context_pop (NULL);
+  }
+}
+
+/* Whether the chroma planes are written on the stream: where the output
+ * frame is (a neutral fill), or where either frame is (a copy); else on
+ * the host, never sent through the GPU for nothing. */
+static gboolean
+chroma_on_device (GstCudaImgprocFilterPrivate * priv, gboolean src_on_device,
+    gboolean dst_on_device)
+{
+  return priv->neutral_chroma ? dst_on_device : src_on_device ||
+      dst_on_device;
+}
+
+/* One frame on the element's stream.  Device frames are read and written
+ * in place, once the frame's writer is done with it; host frames are
+ * uploaded into, or downloaded from, the persistent device images.  Planes
+ * past the first (chroma) are copied between the frames.  Then either one
+ * synchronization, or, when downstream is one of ours waiting for the
+ * output's ready event, none: the input is held until its reading is
+ * done. */
+static CipStatus
+process_on_device (GstCudaImgprocFilter * filter, GstBuffer * inbuf,
+    GstVideoFrame * in_frame, gboolean src_on_device, GstBuffer * outbuf,
+    GstVideoFrame * out_frame, gboolean dst_on_device)
+{
+  GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter);
+  GstCudaImgprocFilterPrivate *priv =
+      gst_cuda_imgproc_filter_get_private (filter);
+  CipImage src = gst_cuda_imgproc_plane_image (in_frame, 0,
+      priv->src_format);
+  CipImage dst = gst_cuda_imgproc_plane_image (out_frame, 0,
+      priv->dst_format);
+  CipImage *work_src = src_on_device ? &src : &priv->device_src;
+  CipImage *work_dst = dst_on_device ? &dst : &priv->device_dst;
+  CipEvent *output_ready = gst_cuda_imgproc_buffer_ready_event (outbuf);
+  gboolean defer = dst_on_device && klass->frame_done == NULL &&
+      !klass->reads_intensity && gst_cuda_imgproc_device_reader_orders
+      (&priv->device, outbuf, priv->downstream_waits);
+  CipStatus status = CIP_OK;
+
+  /* The input's writer may still be at work: our stream waits for it. */
+  if (src_on_device)
+    status = gst_cuda_imgproc_device_order_after (&priv->device, inbuf);
+  if (status == CIP_OK && !src_on_device)
+    status = cip_copy (&src, &priv->device_src, priv->device.stream);
+  if (status == CIP_OK && priv->intensity.mapped)
+    status = gst_cuda_imgproc_intensity_to_device (&priv->intensity,
+        priv->device.stream, &priv->intensity_for_process);
+  if (status == CIP_OK)
+    status = klass->process (filter, work_src, work_dst, priv->readback,
+        priv->device.stream);
+  priv->intensity_for_process = NULL;
+  if (status == CIP_OK && !dst_on_device)
+    status = cip_copy (&priv->device_dst, &dst, priv->device.stream);
+
+  if (status == CIP_OK && chroma_on_device (priv, src_on_device,
+          dst_on_device))
+    status = gst_cuda_imgproc_frame_finish_chroma (in_frame, out_frame,
+        priv->neutral_chroma, priv->device.stream);
+
+  if (status == CIP_OK && defer) {
+    status = cip_event_record (output_ready, priv->device.stream);
+    if (status == CIP_OK)
+      status = gst_cuda_imgproc_in_flight_hold (&priv->in_flight, inbuf,
+          priv->device.stream);
+  } else if (status == CIP_OK) {
+    gst_cuda_imgproc_in_flight_drain (&priv->in_flight, priv->device.stream);
+    status = cip_stream_synchronize (priv->device.stream);
+  }
+  if (status == CIP_OK) {
+    priv->uploads += !src_on_device;
+    priv->downloads += !dst_on_device;
+  }
+  return status;
+}
+
+GstFlowReturn
+gst_cuda_imgproc_frame_path_run (GstCudaImgprocFilter * filter,
+    GstBuffer * inbuf, GstBuffer * outbuf)
+{
+  GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter);
+  GstCudaImgprocFilterPrivate *priv =
+      gst_cuda_imgproc_filter_get_private (filter);
+  gboolean on_cuda = priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CUDA;
+  GstVideoFrame in_frame, out_frame;
+  gboolean src_on_device, dst_on_device, have_intensity;
+  CipStatus status;
+
+  /* CUDA memory of another context is read and written through its host
+   * copy, like system memory. */
+  src_on_device = on_cuda && priv->in_cuda &&
+      gst_cuda_imgproc_is_device_frame (inbuf, priv->device.context);
+  dst_on_device = on_cuda && priv->out_cuda &&
+      gst_cuda_imgproc_is_device_frame (outbuf, priv->device.context);
+
+  /* A device frame read on the host must be complete first. */
+  if (on_cuda && priv->in_cuda && !src_on_device &&
+      gst_cuda_imgproc_buffer_ready_event (inbuf)) {
+    status = CIP_ERROR_CUDA;
+    if (gst_cuda_context_push (priv->device.context)) {
+      status = cip_event_synchronize (gst_cuda_imgproc_buffer_ready_event
+          (inbuf), priv->device.stream);
+      gst_cuda_context_pop (NULL);
+    }
+    if (status != CIP_OK)
+      goto wait_failed;
+  }
+
+  if (!gst_cuda_imgproc_frame_map_checked (&in_frame, &priv->in_info, inbuf,
+          GST_MAP_READ | (src_on_device ? GST_MAP_CUDA : 0)))
+    goto invalid_input;
+  if (!gst_video_frame_map (&out_frame, &priv->out_info, outbuf,
+          GST_MAP_WRITE | (dst_on_device ? GST_MAP_CUDA : 0)))
+    goto invalid_output;
+  have_intensity = klass->reads_intensity &&
+      gst_cuda_imgproc_intensity_map (&priv->intensity, GST_ELEMENT (filter),
+      inbuf, &priv->in_info, on_cuda ? &priv->device : NULL);
+
+  if (!on_cuda) {
+    CipImage src = gst_cuda_imgproc_plane_image (&in_frame, 0,
+        priv->src_format);
+    CipImage dst = gst_cuda_imgproc_plane_image (&out_frame, 0,
+        priv->dst_format);
+
+    priv->intensity_for_process = have_intensity ?
+        &priv->intensity.image : NULL;
+    status = klass->process (filter, &src, &dst, priv->readback, NULL);
+    priv->intensity_for_process = NULL;
+  } else if (gst_cuda_context_push (priv->device.context)) {
+    status = process_on_device (filter, inbuf, &in_frame, src_on_device,
+        outbuf, &out_frame, dst_on_device);
+    gst_cuda_context_pop (NULL);
+  } else {
+    gst_cuda_imgproc_intensity_unmap (&priv->intensity);
+    goto push_failed;
+  }
+  /* Kernels that read the frame are done: process_on_device synchronizes
+   * for elements that read it (they report per frame). */
+  gst_cuda_imgproc_intensity_unmap (&priv->intensity);
+  if (status != CIP_OK)
+    goto process_failed;
+
+
+  if (!on_cuda || !chroma_on_device (priv, src_on_device, dst_on_device))
+    gst_cuda_imgproc_frame_finish_chroma (&in_frame, &out_frame,
+        priv->neutral_chroma, NULL);
+
+  gst_video_frame_unmap (&out_frame);
+  gst_video_frame_unmap (&in_frame);
+
+  /* A mask carries the gray frame it was made from, unless its input
+   * already carried one (a mask of a mask): that one is passed on. */
+  if (klass->attaches_intensity &&
+      !gst_buffer_get_cuda_imgproc_intensity_meta (outbuf))
+    gst_buffer_add_cuda_imgproc_intensity_meta (outbuf, inbuf, &priv->in_info);
+
+  priv->frames++;
+  if (klass->frame_done)
+    klass->frame_done (filter, outbuf, priv->readback);
+  return GST_FLOW_OK;
+
+wait_failed:
+  GST_ELEMENT_ERROR (filter, LIBRARY, FAILED,
+      ("Waiting for the input frame's CUDA work failed."),
+      ("%s: %s", cip_status_name (status),
+            cip_stream_error (priv->device.stream)));
+  return GST_FLOW_ERROR;
+invalid_input:
+  GST_ELEMENT_ERROR (filter, STREAM, FORMAT,
+      ("Input buffer does not hold a %dx%d %s frame.",
+          GST_VIDEO_INFO_WIDTH (&priv->in_info),
+          GST_VIDEO_INFO_HEIGHT (&priv->in_info),
+          GST_VIDEO_INFO_NAME (&priv->in_info)),
+      ("buffer of %" G_GSIZE_FORMAT " bytes, caps need %" G_GSIZE_FORMAT
+          " (or its video meta does not fit)", gst_buffer_get_size (inbuf),
+          GST_VIDEO_INFO_SIZE (&priv->in_info)));
+  return GST_FLOW_ERROR;
+invalid_output:
+  gst_video_frame_unmap (&in_frame);
+  GST_ELEMENT_ERROR (filter, STREAM, FORMAT,
+      ("Output buffer does not hold a %dx%d %s frame.",
+          GST_VIDEO_INFO_WIDTH (&priv->out_info),
+          GST_VIDEO_INFO_HEIGHT (&priv->out_info),
+          GST_VIDEO_INFO_NAME (&priv->out_info)),
+      ("buffer of %" G_GSIZE_FORMAT " bytes, caps need %" G_GSIZE_FORMAT,
+          gst_buffer_get_size (outbuf), GST_VIDEO_INFO_SIZE (&priv->out_info)));
+  return GST_FLOW_ERROR;
+push_failed:
+  gst_video_frame_unmap (&out_frame);
+  gst_video_frame_unmap (&in_frame);
+  GST_ELEMENT_ERROR (filter, RESOURCE, FAILED,
+      ("Could not make the CUDA context current."), (NULL));
+  return GST_FLOW_ERROR;
+process_failed:
+  gst_video_frame_unmap (&out_frame);
+  gst_video_frame_unmap (&in_frame);
+  if (priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CPU)
+    GST_ELEMENT_ERROR (filter, LIBRARY, FAILED,
+        ("Could not process the frame."), ("%s", cip_status_name (status)));
+  else
+    GST_ELEMENT_ERROR (filter, LIBRARY, FAILED,
+        ("CUDA processing of the frame failed."),
+        ("%s: %s", cip_status_name (status),
+            cip_stream_error (priv->device.stream)));
+  return GST_FLOW_ERROR;
+}
