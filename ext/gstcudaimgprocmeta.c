@@ -17,9 +17,13 @@ GType
 gst_cuda_imgproc_intensity_meta_api_get_type (void)
 {
   static GType type = 0;
-  /* No tags: the frame stays valid whatever is done to the mask's
-   * pixels, so every element may pass it on. */
-  static const gchar *tags[] = { NULL };
+  /* The gray frame stands pixel for pixel under the mask: an element that
+   * moves pixels (videoflip, videoscale, videocrop, a rotation) drops it,
+   * one that only changes their values (videoconvert, a filter) keeps
+   * it. */
+  static const gchar *tags[] = { GST_META_TAG_VIDEO_STR,
+    GST_META_TAG_VIDEO_ORIENTATION_STR, GST_META_TAG_VIDEO_SIZE_STR, NULL
+  };
 
   if (g_once_init_enter (&type)) {
     GType t = gst_meta_api_type_register ("GstCudaImgprocIntensityMetaAPI",

@@ -59,6 +59,7 @@
 
 #include "gstcudalabel.h"
 #include "gstcudaimgprocframe.h"
+#include "gstcudaimgprocregions.h"
 #include "cip-ref.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_label_debug);
@@ -106,12 +107,17 @@ enum
   PROP_MIN_AREA,
   PROP_POST_MESSAGES,
   PROP_N_REGIONS,
+  PROP_PROPERTIES,
+  PROP_MAX_REGIONS,
+  PROP_ROI_META,
 };
 
 #define DEFAULT_MODE GST_CUDA_LABEL_MODE_COLOR
 #define DEFAULT_CONNECTIVITY GST_CUDA_LABEL_CONNECTIVITY_8
 #define DEFAULT_MIN_AREA 0
 #define DEFAULT_POST_MESSAGES FALSE
+#define DEFAULT_MAX_REGIONS 100000
+#define DEFAULT_ROI_META TRUE
 
 /* Regions the table holds before it first grows. */
 #define INITIAL_CAPACITY 1024
@@ -134,11 +140,15 @@ struct _GstCudaLabel
   guint min_area;
   gboolean post_messages;
   guint n_regions;
+  GstCudaImgprocRegionProps props;
+  guint max_regions;
+  gboolean roi_meta;
 
   /* The region table: page-locked on the cuda backend.  It grows (and the
    * frame is labelled again) when a frame has more regions than ever. */
   CipRegionTable table;
   gboolean warned_saturated;
+  gboolean warned_dropped;
 };
 
 static GType
@@ -300,6 +310,58 @@ gst_cuda_label_class_init (GstCudaLabelClass * klass)
           "Number of regions in the last frame processed (0 before the first)",
           0, G_MAXUINT, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * GstCudaLabel:properties:
+   *
+   * The region properties of the table, comma-separated, named as
+   * scikit-image's `regionprops_table` names them: `label`, `area`,
+   * `area_bbox`, `axis_major_length`, `axis_minor_length`, `bbox`,
+   * `centroid`, `eccentricity`, `equivalent_diameter_area`, `extent`,
+   * `intensity_max`, `intensity_mean`, `intensity_min`, `orientation`.
+   * A property not asked for is not computed.  An unknown name is
+   * refused (the value stays).
+   *
+   * Since: 0.2
+   */
+  g_object_class_install_property (gobject_class, PROP_PROPERTIES,
+      g_param_spec_string ("properties", "Region properties",
+          "Comma-separated scikit-image regionprops names of the table's "
+          "properties", GST_CUDA_IMGPROC_DEFAULT_REGION_PROPS,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+
+  /**
+   * GstCudaLabel:max-regions:
+   *
+   * The most regions a frame's table holds: the first ones, in label
+   * order (raster order of their first pixel).  Past it the table's
+   * `n-dropped` says how many were left out, and a warning is posted
+   * once.  The label image still holds every region.
+   *
+   * Since: 0.2
+   */
+  g_object_class_install_property (gobject_class, PROP_MAX_REGIONS,
+      g_param_spec_uint ("max-regions", "Maximum regions",
+          "Regions a frame's table holds at most (the first, in label "
+          "order); the label image holds them all", 1, G_MAXINT32,
+          DEFAULT_MAX_REGIONS,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+
+  /**
+   * GstCudaLabel:roi-meta:
+   *
+   * Attach a #GstVideoRegionOfInterestMeta per region of the table (at
+   * most `max-regions`).
+   *
+   * Since: 0.2
+   */
+  g_object_class_install_property (gobject_class, PROP_ROI_META,
+      g_param_spec_boolean ("roi-meta", "Region of interest metas",
+          "Attach a GstVideoRegionOfInterestMeta per region of the table",
+          DEFAULT_ROI_META, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+
   gst_cuda_imgproc_caps_add_pad_templates (element_class, "GRAY8",
       "{ RGBA, GRAY16_LE, GRAY8 }");
   gst_element_class_set_static_metadata (element_class,
@@ -326,6 +388,10 @@ gst_cuda_label_init (GstCudaLabel * self)
   self->connectivity = DEFAULT_CONNECTIVITY;
   self->min_area = DEFAULT_MIN_AREA;
   self->post_messages = DEFAULT_POST_MESSAGES;
+  self->max_regions = DEFAULT_MAX_REGIONS;
+  self->roi_meta = DEFAULT_ROI_META;
+  gst_cuda_imgproc_region_props_parse (&self->props,
+      GST_CUDA_IMGPROC_DEFAULT_REGION_PROPS, NULL);
 }
 
 static void
@@ -347,6 +413,23 @@ gst_cuda_label_set_property (GObject * object, guint prop_id,
       break;
     case PROP_POST_MESSAGES:
       self->post_messages = g_value_get_boolean (value);
+      break;
+    case PROP_PROPERTIES:{
+      gchar *unknown = NULL;
+
+      if (!gst_cuda_imgproc_region_props_parse (&self->props,
+              g_value_get_string (value), &unknown)) {
+        GST_WARNING_OBJECT (self, "'%s' is not a region property or is "
+            "named twice: properties unchanged", unknown);
+        g_free (unknown);
+      }
+      break;
+    }
+    case PROP_MAX_REGIONS:
+      self->max_regions = g_value_get_uint (value);
+      break;
+    case PROP_ROI_META:
+      self->roi_meta = g_value_get_boolean (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -381,6 +464,16 @@ gst_cuda_label_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_N_REGIONS:
       g_value_set_uint (value, self->n_regions);
+      break;
+    case PROP_PROPERTIES:
+      g_value_take_string (value,
+          gst_cuda_imgproc_region_props_to_string (&self->props));
+      break;
+    case PROP_MAX_REGIONS:
+      g_value_set_uint (value, self->max_regions);
+      break;
+    case PROP_ROI_META:
+      g_value_set_boolean (value, self->roi_meta);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -485,24 +578,29 @@ gst_cuda_label_process (GstCudaImgprocFilter * filter, const CipImage * src,
   CipLabelParams params;
   CipImage *label_dst;
   CipStatus status;
+  guint max_regions;
 
   GST_OBJECT_LOCK (self);
   params.connectivity = self->connectivity;
   params.min_area = self->min_area;
+  params.statistics = self->props.statistics;
+  max_regions = self->max_regions;
   GST_OBJECT_UNLOCK (self);
 
   /* The negotiated format decides: GRAY8 is the mask passed through. */
   label_dst = dst->format == CIP_FORMAT_GRAY8 ? NULL : dst;
 
-  status = table_reserve (self, INITIAL_CAPACITY, stream);
+  status = table_reserve (self, MIN (INITIAL_CAPACITY, max_regions), stream);
   if (status == CIP_OK)
     status = label_once (src, intensity, &params, label_dst, &self->table,
         stream);
-  /* More regions than ever before: a table that holds them all, and the
-   * frame again (allocation happens only when the count hits a new high). */
-  if (status == CIP_OK && *self->table.count > self->table.capacity) {
-    status = table_reserve (self, *self->table.count + *self->table.count / 4,
-        stream);
+  /* More regions than ever before, and fewer than max-regions: a table
+   * that holds them, and the frame again (allocation happens only when the
+   * count hits a new high, never past max-regions). */
+  if (status == CIP_OK && *self->table.count > self->table.capacity &&
+      self->table.capacity < max_regions) {
+    status = table_reserve (self, MIN (*self->table.count +
+            *self->table.count / 4, max_regions), stream);
     if (status == CIP_OK)
       status = label_once (src, intensity, &params, label_dst, &self->table,
           stream);
@@ -527,23 +625,48 @@ set_region_fields (GstStructure * s, const CipRegion * region)
       (double) region->sum_intensity / area, NULL);
 }
 
+/* One ROI meta per region of the table, with its statistics. */
+static void
+add_roi_metas (GstBuffer * outbuf, const CipRegion * regions, guint n)
+{
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    const CipRegion *region = &regions[i];
+    GstVideoRegionOfInterestMeta *roi;
+    GstStructure *s;
+
+    roi = gst_buffer_add_video_region_of_interest_meta_id (outbuf,
+        quarks.roi_type, region->left, region->top, region->width,
+        region->height);
+    roi->id = (gint) region->label;
+    s = gst_structure_new_id_empty (quarks.stats);
+    set_region_fields (s, region);
+    gst_video_region_of_interest_meta_add_param (roi, s);
+  }
+}
+
 static void
 gst_cuda_label_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
     const guint8 * readback)
 {
   GstCudaLabel *self = GST_CUDA_LABEL (filter);
   GstClockTime pts = GST_BUFFER_PTS (outbuf);
-  guint32 count = *self->table.count, i;
-  guint32 n = MIN (count, self->table.capacity);
-  GValue regions = G_VALUE_INIT;
-  gboolean post, saturated;
-  GstStructure *s;
+  guint32 count = *self->table.count;
+  guint32 n, dropped;
+  GstCudaImgprocRegionProps props;
+  gboolean post, saturated, roi_meta;
+  GstStructure *table, *s;
 
   GST_OBJECT_LOCK (self);
   self->n_regions = count;
   post = self->post_messages;
+  roi_meta = self->roi_meta;
+  props = self->props;
+  n = MIN (count, MIN (self->table.capacity, self->max_regions));
   saturated = self->mode == GST_CUDA_LABEL_MODE_LABELS && count > G_MAXUINT16;
   GST_OBJECT_UNLOCK (self);
+  dropped = count - n;
 
   GST_LOG_OBJECT (self, "%u regions at %" GST_TIME_FORMAT, count,
       GST_TIME_ARGS (pts));
@@ -554,44 +677,25 @@ gst_cuda_label_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
             "written as %u.", count, G_MAXUINT16, G_MAXUINT16),
         ("use mode=color or a larger min-area"));
   self->warned_saturated = saturated;
+  if (dropped > 0 && !self->warned_dropped)
+    GST_ELEMENT_WARNING (self, STREAM, FAILED,
+        ("%u regions, more than max-regions: the table holds the first %u.",
+            count, n), ("raise max-regions or min-area"));
+  self->warned_dropped = dropped > 0;
 
-  if (post)
-    gst_value_array_init (&regions, n);
-  for (i = 0; i < n; i++) {
-    const CipRegion *region = &self->table.regions[i];
-    GstVideoRegionOfInterestMeta *roi;
-
-    roi = gst_buffer_add_video_region_of_interest_meta_id (outbuf,
-        quarks.roi_type, region->left, region->top, region->width,
-        region->height);
-    roi->id = (gint) region->label;
-    s = gst_structure_new_id_empty (quarks.stats);
-    set_region_fields (s, region);
-    gst_video_region_of_interest_meta_add_param (roi, s);
-
-    if (post) {
-      GValue v = G_VALUE_INIT;
-
-      s = gst_structure_new ("region",
-          "x", G_TYPE_UINT, region->left, "y", G_TYPE_UINT, region->top,
-          "width", G_TYPE_UINT, region->width,
-          "height", G_TYPE_UINT, region->height, NULL);
-      set_region_fields (s, region);
-      g_value_init (&v, GST_TYPE_STRUCTURE);
-      g_value_take_boxed (&v, s);
-      gst_value_array_append_and_take_value (&regions, &v);
-    }
+  if (roi_meta)
+    add_roi_metas (outbuf, self->table.regions, n);
+  table = gst_cuda_imgproc_region_table_new (&props, self->table.regions, n);
+  if (post) {
+    s = gst_cuda_imgproc_frame_message_new ("cudalabel",
+        &GST_BASE_TRANSFORM (filter)->segment, outbuf);
+    gst_structure_set (s, "n-regions", G_TYPE_UINT, count,
+        "n-dropped", G_TYPE_UINT, dropped,
+        "regionprops", GST_TYPE_STRUCTURE, table, NULL);
+    gst_element_post_message (GST_ELEMENT (self),
+        gst_message_new_element (GST_OBJECT (self), s));
   }
-
-  if (!post)
-    return;
-
-  s = gst_cuda_imgproc_frame_message_new ("cudalabel",
-      &GST_BASE_TRANSFORM (filter)->segment, outbuf);
-  gst_structure_set (s, "n-regions", G_TYPE_UINT, count, NULL);
-  gst_structure_take_value (s, "regions", &regions);
-  gst_element_post_message (GST_ELEMENT (self),
-      gst_message_new_element (GST_OBJECT (self), s));
+  gst_buffer_add_cuda_imgproc_regions_meta (outbuf, table, n, dropped);
 }
 
 static void

@@ -241,14 +241,27 @@ CipStatus cip_morph (const CipImage * src, CipImage * dst,
     CipMorphOperation operation, CipMorphShape shape, int radius,
     CipStream * stream);
 
+/* Statistics cip_label() gathers beyond area, box, coordinate sums and
+ * intensity sum, each only when asked for (the others stay 0). */
+typedef enum
+{
+  /* sum_xx, sum_yy, sum_xy: second moments (axes, orientation,
+   * eccentricity) */
+  CIP_LABEL_MOMENTS = 1 << 0,
+  /* intensity_min, intensity_max */
+  CIP_LABEL_INTENSITY_RANGE = 1 << 1,
+} CipLabelStatistics;
+
 typedef struct
 {
   int connectivity;             /* 4 or 8 */
   uint32_t min_area;            /* smaller regions become background */
+  uint32_t statistics;          /* CipLabelStatistics */
 } CipLabelParams;
 
 /* One connected region; the centroid is sum_x / area, sum_y / area and
- * the mean intensity sum_intensity / area. */
+ * the mean intensity sum_intensity / area.  Coordinates are those of
+ * pixels: x the column, y the row, from the image's top left. */
 typedef struct
 {
   uint32_t label;               /* 1 .. count */
@@ -256,6 +269,10 @@ typedef struct
   uint32_t left, top, width, height;    /* bounding box */
   uint64_t sum_x, sum_y;        /* of the pixels' coordinates */
   uint64_t sum_intensity;       /* of the intensity image's values */
+  /* CIP_LABEL_MOMENTS: sums of x * x, y * y and x * y */
+  uint64_t sum_xx, sum_yy, sum_xy;
+  /* CIP_LABEL_INTENSITY_RANGE */
+  uint32_t intensity_min, intensity_max;
 } CipRegion;
 
 /* Where cip_label() writes its statistics: @regions is page-locked host
@@ -284,6 +301,41 @@ void cip_label_color (uint32_t label, uint8_t * red, uint8_t * green,
 CipStatus cip_label (const CipImage * mask, const CipImage * intensity,
     const CipLabelParams * params, CipImage * dst, CipRegionTable * table,
     CipStream * stream);
+
+/* Region properties, named and defined as scikit-image's regionprops
+ * (2-D, rows and columns: docs/regionprops.md), computed from a region's
+ * statistics.  The same for both backends: cip_label() and cip_ref_label()
+ * gather equal statistics. */
+typedef enum
+{
+  CIP_PROP_LABEL,
+  CIP_PROP_AREA,
+  CIP_PROP_AREA_BBOX,
+  CIP_PROP_AXIS_MAJOR_LENGTH,
+  CIP_PROP_AXIS_MINOR_LENGTH,
+  CIP_PROP_BBOX,
+  CIP_PROP_CENTROID,
+  CIP_PROP_ECCENTRICITY,
+  CIP_PROP_EQUIVALENT_DIAMETER_AREA,
+  CIP_PROP_EXTENT,
+  CIP_PROP_INTENSITY_MAX,
+  CIP_PROP_INTENSITY_MEAN,
+  CIP_PROP_INTENSITY_MIN,
+  CIP_PROP_ORIENTATION,
+  CIP_N_PROPS
+} CipRegionProperty;
+
+/* scikit-image's name of @prop ("area", "bbox", ...). */
+const char *cip_region_property_name (CipRegionProperty prop);
+/* The property named @name, or -1. */
+int cip_region_property_from_name (const char *name);
+/* Values a region has of @prop: 4 for bbox, 2 for centroid, else 1. */
+unsigned cip_region_property_columns (CipRegionProperty prop);
+/* The CipLabelStatistics that @prop needs gathered. */
+uint32_t cip_region_property_statistics (CipRegionProperty prop);
+/* The values of @prop for @region, in scikit-image's column order. */
+void cip_region_property_values (const CipRegion * region,
+    CipRegionProperty prop, double *values);
 
 #ifdef __cplusplus
 }

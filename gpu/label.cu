@@ -83,7 +83,9 @@
 struct LabelAccum
 {
   unsigned long long sum_x, sum_y, sum_intensity;
+  unsigned long long sum_xx, sum_yy, sum_xy;
   uint32_t area, left, right, bottom;
+  uint32_t intensity_min, intensity_max;
   uint32_t root;                /* raster index of its first pixel */
   uint32_t final_id;            /* after min_area; 0 when dropped */
 };
@@ -103,6 +105,7 @@ struct LabelArgs
   uint32_t n_pixels;
   int connectivity;
   uint32_t min_area;
+  uint32_t statistics;          /* CipLabelStatistics */
   bool filter;
   uint32_t *parent;
   unsigned long long *chunk_states;     /* a word per SCAN_CHUNK pixels */
@@ -539,6 +542,13 @@ resolve_kernel (LabelArgs p)
       r->area = 0;
       r->left = UINT32_MAX;
       r->right = r->bottom = 0;
+      /* Left as they are unless gathered: finalize_kernel writes 0. */
+      if (p.statistics & CIP_LABEL_MOMENTS)
+        r->sum_xx = r->sum_yy = r->sum_xy = 0;
+      if (p.statistics & CIP_LABEL_INTENSITY_RANGE) {
+        r->intensity_min = UINT32_MAX;
+        r->intensity_max = 0;
+      }
       r->root = i;
       r->final_id = id;
     }
@@ -680,6 +690,46 @@ peer_byte_sum (uint32_t peers, uint32_t value)
   return sum;
 }
 
+/* The largest byte a lane in @peers holds, bit by bit from the top:
+ * every lane takes the same ballots, so each group of peers finds its
+ * own at once. */
+__device__ __forceinline__ uint32_t
+peer_byte_max (uint32_t peers, uint32_t value)
+{
+  uint32_t candidates = peers, max = 0;
+
+#pragma unroll
+  for (int b = 7; b >= 0; b--) {
+    uint32_t ones = __ballot_sync (FULL_WARP, (value >> b) & 1) & candidates;
+
+    if (ones) {
+      candidates = ones;
+      max |= 1u << b;
+    }
+  }
+  return max;
+}
+
+/* The sum of the squares of the lane numbers in @peers: lane l is the sum
+ * of its bits b_i 2^i, so l * l sums b_i b_j 2^(i + j) over bit pairs. */
+__device__ __forceinline__ uint32_t
+peer_lane_square_sum (uint32_t peers)
+{
+  static const uint32_t bit_lanes[5] = { 0xaaaaaaaau, 0xccccccccu,
+    0xf0f0f0f0u, 0xff00ff00u, 0xffff0000u
+  };
+  uint32_t sum = 0;
+
+#pragma unroll
+  for (int i = 0; i < 5; i++) {
+    sum += __popc (peers & bit_lanes[i]) << (2 * i);
+#pragma unroll
+    for (int j = i + 1; j < 5; j++)
+      sum += __popc (peers & bit_lanes[i] & bit_lanes[j]) << (i + j + 1);
+  }
+  return sum;
+}
+
 /* The sum of the lane numbers in @peers. */
 __device__ __forceinline__ uint32_t
 peer_lane_sum (uint32_t peers)
@@ -690,23 +740,60 @@ peer_lane_sum (uint32_t peers)
       (__popc (peers & 0xffff0000u) << 4);
 }
 
-__device__ __forceinline__ void
-accumulate_global (LabelAccum * r, uint32_t area, uint32_t left,
-    uint32_t right, uint32_t bottom, unsigned long long sum_x,
-    unsigned long long sum_y, unsigned long long sum_intensity)
+/* What a group of pixels adds to a region: in tile coordinates in shared
+ * memory (32-bit sums), in image coordinates in global memory. */
+template < typename Sum > struct LabelSums
 {
-  atomicAdd (&r->area, area);
-  atomicMin (&r->left, left);
-  atomicMax (&r->right, right);
-  atomicMax (&r->bottom, bottom);
-  atomicAdd (&r->sum_x, sum_x);
-  atomicAdd (&r->sum_y, sum_y);
-  atomicAdd (&r->sum_intensity, sum_intensity);
+  uint32_t area, left, right, bottom;
+  Sum x, y, intensity, xx, yy, xy;
+  uint32_t intensity_min, intensity_max;
+};
+
+/* The sums of a group of @n peers at columns @x0 + (lanes of @peers) of
+ * row @y: sum of x = n x0 + sum of l, of x * x = n x0^2 + 2 x0 sum of l
+ * + sum of l^2. */
+template < bool kMoments, typename Sum > __device__ __forceinline__ void
+peer_sums (LabelSums < Sum > &s, uint32_t peers, Sum x0, Sum y, Sum n)
+{
+  Sum lanes = peer_lane_sum (peers);
+
+  s.x = n * x0 + lanes;
+  s.y = n * y;
+  if (kMoments) {
+    s.xx = n * x0 * x0 + 2 * x0 * lanes + peer_lane_square_sum (peers);
+    s.yy = n * y * y;
+    s.xy = y * s.x;
+  }
 }
 
+template < bool kMoments, bool kRange > __device__ __forceinline__ void
+accumulate_global (LabelAccum * r, const LabelSums < unsigned long long >&s)
+{
+  atomicAdd (&r->area, s.area);
+  atomicMin (&r->left, s.left);
+  atomicMax (&r->right, s.right);
+  atomicMax (&r->bottom, s.bottom);
+  atomicAdd (&r->sum_x, s.x);
+  atomicAdd (&r->sum_y, s.y);
+  atomicAdd (&r->sum_intensity, s.intensity);
+  if (kMoments) {
+    atomicAdd (&r->sum_xx, s.xx);
+    atomicAdd (&r->sum_yy, s.yy);
+    atomicAdd (&r->sum_xy, s.xy);
+  }
+  if (kRange) {
+    atomicMin (&r->intensity_min, s.intensity_min);
+    atomicMax (&r->intensity_max, s.intensity_max);
+  }
+}
+
+/* Shared arrays a statistic needs only when it is gathered. */
+#define STATS_SLOTS_IF(cond) ((cond) ? STATS_SLOTS : 1)
+
 /* 4. Statistics of a 64x32 tile; warp w takes the 32-pixel row segments
- * w, w + 8, ... */
-__global__ void
+ * w, w + 8, ...  Moments and the intensity range cost nothing when they
+ * are not asked for: they are template arguments. */
+template < bool kMoments, bool kRange > __global__ void
 stats_kernel (LabelArgs p, bool paint)
 {
   /* Positions from the tile's corner: every sum over a tile fits in 32
@@ -716,6 +803,11 @@ stats_kernel (LabelArgs p, bool paint)
   __shared__ uint32_t right[STATS_SLOTS], bottom[STATS_SLOTS];
   __shared__ uint32_t sum_x[STATS_SLOTS], sum_y[STATS_SLOTS];
   __shared__ uint32_t sum_intensity[STATS_SLOTS];
+  __shared__ uint32_t sum_xx[STATS_SLOTS_IF (kMoments)];
+  __shared__ uint32_t sum_yy[STATS_SLOTS_IF (kMoments)];
+  __shared__ uint32_t sum_xy[STATS_SLOTS_IF (kMoments)];
+  __shared__ uint32_t min_intensity[STATS_SLOTS_IF (kRange)];
+  __shared__ uint32_t max_intensity[STATS_SLOTS_IF (kRange)];
   int x0 = blockIdx.x * STATS_TILE_W, y0 = blockIdx.y * STATS_TILE_H;
   int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 
@@ -728,6 +820,12 @@ stats_kernel (LabelArgs p, bool paint)
     left[s] = UINT32_MAX;
     right[s] = bottom[s] = 0;
     sum_x[s] = sum_y[s] = sum_intensity[s] = 0;
+    if (kMoments)
+      sum_xx[s] = sum_yy[s] = sum_xy[s] = 0;
+    if (kRange) {
+      min_intensity[s] = UINT32_MAX;
+      max_intensity[s] = 0;
+    }
   }
   __syncthreads ();
 
@@ -770,12 +868,17 @@ stats_kernel (LabelArgs p, bool paint)
       int y = y0 + seg / (STATS_TILE_W / 32);
       int xb = x0 + (seg % (STATS_TILE_W / 32)) * 32, x = xb + lane;
       uint32_t id = ids[b], value = values[b], peers, n, slot;
+      uint32_t sum_value, min_value = 0, max_value = 0;
 
       if (paint && x < p.width && y < p.height)
         paint_pixel (p, x, y, id);
 
       peers = __match_any_sync (FULL_WARP, id);
-      value = peer_byte_sum (peers, value);
+      sum_value = peer_byte_sum (peers, value);
+      if (kRange) {
+        max_value = peer_byte_max (peers, value);
+        min_value = 255 - peer_byte_max (peers, 255 - value);
+      }
       if (id == 0 || lane != __ffs (peers) - 1)
         continue;
 
@@ -790,28 +893,70 @@ stats_kernel (LabelArgs p, bool paint)
       }
       if (keys[slot] != id) {
         /* The tile holds too many regions: straight to global memory. */
-        accumulate_global (&p.regions[id - 1], n, x, xb + 31 - __clz (peers),
-            y, (unsigned long long) n * xb + peer_lane_sum (peers),
-            (unsigned long long) n * y, value);
+        LabelSums < unsigned long long >g;
+
+        g.area = n;
+        g.left = x;
+        g.right = xb + 31 - __clz (peers);
+        g.bottom = y;
+        g.intensity = sum_value;
+        g.intensity_min = min_value;
+        g.intensity_max = max_value;
+        peer_sums < kMoments, unsigned long long >(g, peers, xb, y, n);
+        accumulate_global < kMoments, kRange > (&p.regions[id - 1], g);
         continue;
       }
-      atomicAdd (&area[slot], n);
-      atomicMin (&left[slot], (uint32_t) (x - x0));
-      atomicMax (&right[slot], (uint32_t) (xb - x0 + 31 - __clz (peers)));
-      atomicMax (&bottom[slot], (uint32_t) (y - y0));
-      atomicAdd (&sum_x[slot], n * (xb - x0) + peer_lane_sum (peers));
-      atomicAdd (&sum_y[slot], n * (y - y0));
-      atomicAdd (&sum_intensity[slot], value);
+      {
+        LabelSums < uint32_t > t;
+
+        peer_sums < kMoments, uint32_t > (t, peers, xb - x0, y - y0, n);
+        atomicAdd (&area[slot], n);
+        atomicMin (&left[slot], (uint32_t) (x - x0));
+        atomicMax (&right[slot], (uint32_t) (xb - x0 + 31 - __clz (peers)));
+        atomicMax (&bottom[slot], (uint32_t) (y - y0));
+        atomicAdd (&sum_x[slot], t.x);
+        atomicAdd (&sum_y[slot], t.y);
+        atomicAdd (&sum_intensity[slot], sum_value);
+        if (kMoments) {
+          atomicAdd (&sum_xx[slot], t.xx);
+          atomicAdd (&sum_yy[slot], t.yy);
+          atomicAdd (&sum_xy[slot], t.xy);
+        }
+        if (kRange) {
+          atomicMin (&min_intensity[slot], min_value);
+          atomicMax (&max_intensity[slot], max_value);
+        }
+      }
     }
   }
   __syncthreads ();
 
-  for (int s = threadIdx.x; s < STATS_SLOTS; s += STATS_THREADS)
-    if (keys[s])
-      accumulate_global (&p.regions[keys[s] - 1], area[s], x0 + left[s],
-          x0 + right[s], y0 + bottom[s],
-          sum_x[s] + (unsigned long long) area[s] * x0,
-          sum_y[s] + (unsigned long long) area[s] * y0, sum_intensity[s]);
+  for (int s = threadIdx.x; s < STATS_SLOTS; s += STATS_THREADS) {
+    LabelSums < unsigned long long >g;
+    unsigned long long n = area[s], sx = sum_x[s], sy = sum_y[s];
+
+    if (!keys[s])
+      continue;
+    /* From the tile's corner (x0, y0) to the image's: x = x0 + dx. */
+    g.area = area[s];
+    g.left = x0 + left[s];
+    g.right = x0 + right[s];
+    g.bottom = y0 + bottom[s];
+    g.x = sx + n * x0;
+    g.y = sy + n * y0;
+    g.intensity = sum_intensity[s];
+    if (kMoments) {
+      g.xx = sum_xx[s] + 2ull * x0 * sx + n * x0 * x0;
+      g.yy = sum_yy[s] + 2ull * y0 * sy + n * y0 * y0;
+      g.xy = sum_xy[s] + (unsigned long long) x0 * sy +
+          (unsigned long long) y0 * sx + n * x0 * y0;
+    }
+    if (kRange) {
+      g.intensity_min = min_intensity[s];
+      g.intensity_max = max_intensity[s];
+    }
+    accumulate_global < kMoments, kRange > (&p.regions[keys[s] - 1], g);
+  }
 }
 
 /* 5. Regions kept by min_area, counted per chunk of REGION_THREADS. */
@@ -867,6 +1012,19 @@ finalize_kernel (LabelArgs p)
         out->sum_x = a.sum_x;
         out->sum_y = a.sum_y;
         out->sum_intensity = a.sum_intensity;
+        if (p.statistics & CIP_LABEL_MOMENTS) {
+          out->sum_xx = a.sum_xx;
+          out->sum_yy = a.sum_yy;
+          out->sum_xy = a.sum_xy;
+        } else {
+          out->sum_xx = out->sum_yy = out->sum_xy = 0;
+        }
+        if (p.statistics & CIP_LABEL_INTENSITY_RANGE) {
+          out->intensity_min = a.intensity_min;
+          out->intensity_max = a.intensity_max;
+        } else {
+          out->intensity_min = out->intensity_max = 0;
+        }
       }
     }
     __syncthreads ();
@@ -900,6 +1058,24 @@ paint_kernel (LabelArgs p)
   paint_pixel (p, x, y, id ? p.regions[id - 1].final_id : 0);
 }
 
+static void
+launch_stats (const LabelArgs * p, bool paint, cudaStream_t s)
+{
+  dim3 tiles (CIP_DIV_UP (p->width, STATS_TILE_W),
+      CIP_DIV_UP (p->height, STATS_TILE_H));
+  bool moments = p->statistics & CIP_LABEL_MOMENTS;
+  bool range = p->statistics & CIP_LABEL_INTENSITY_RANGE;
+
+  if (moments && range)
+    stats_kernel < true, true ><<<tiles, STATS_THREADS, 0, s >>> (*p, paint);
+  else if (moments)
+    stats_kernel < true, false ><<<tiles, STATS_THREADS, 0, s >>> (*p, paint);
+  else if (range)
+    stats_kernel < false, true ><<<tiles, STATS_THREADS, 0, s >>> (*p, paint);
+  else
+    stats_kernel < false, false ><<<tiles, STATS_THREADS, 0, s >>> (*p, paint);
+}
+
 extern "C" CipStatus
 cip_label (const CipImage * mask, const CipImage * intensity,
     const CipLabelParams * params, CipImage * dst, CipRegionTable * table,
@@ -924,6 +1100,7 @@ cip_label (const CipImage * mask, const CipImage * intensity,
   p.n_pixels = (uint32_t) p.width * p.height;
   p.connectivity = params->connectivity;
   p.min_area = params->min_area;
+  p.statistics = params->statistics;
   p.filter = params->min_area > 1;
   n_pixel_blocks = CIP_DIV_UP (p.n_pixels, SCAN_CHUNK);
   n_region_blocks = CIP_DIV_UP (cip_label_max_regions (p.width, p.height,
@@ -979,9 +1156,7 @@ cip_label (const CipImage * mask, const CipImage * intensity,
   CIP_CUDA_TRY_LAUNCH (stream, "label border kernel");
   resolve_kernel <<<n_pixel_blocks, SCAN_THREADS, 0, s >>> (p);
   CIP_CUDA_TRY_LAUNCH (stream, "label resolve kernel");
-  stats_kernel <<<dim3 (CIP_DIV_UP (p.width, STATS_TILE_W),
-          CIP_DIV_UP (p.height, STATS_TILE_H)), STATS_THREADS, 0, s >>> (p,
-      dst != NULL && !p.filter);
+  launch_stats (&p, dst != NULL && !p.filter, s);
   CIP_CUDA_TRY_LAUNCH (stream, "label stats kernel");
   if (p.filter) {
     keep_count_kernel <<<region_grid, REGION_THREADS, 0, s >>> (p,

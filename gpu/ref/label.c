@@ -169,6 +169,10 @@ cip_ref_label (const CipImage * mask, const CipImage * intensity,
         r->left = r->width = x;
         r->top = r->height = y;
       }
+      if (r->area == 0 || v[x] < r->intensity_min)
+        r->intensity_min = v[x];
+      if (v[x] > r->intensity_max)
+        r->intensity_max = v[x];
       r->area++;
       if ((uint32_t) x < r->left)
         r->left = x;
@@ -178,6 +182,9 @@ cip_ref_label (const CipImage * mask, const CipImage * intensity,
       r->sum_x += x;
       r->sum_y += y;
       r->sum_intensity += v[x];
+      r->sum_xx += (uint64_t) x * x;
+      r->sum_yy += (uint64_t) y * y;
+      r->sum_xy += (uint64_t) x * y;
     }
   }
 
@@ -190,6 +197,10 @@ cip_ref_label (const CipImage * mask, const CipImage * intensity,
     r->label = kept;
     r->width = r->width - r->left + 1;
     r->height = r->height - r->top + 1;
+    if (!(params->statistics & CIP_LABEL_MOMENTS))
+      r->sum_xx = r->sum_yy = r->sum_xy = 0;
+    if (!(params->statistics & CIP_LABEL_INTENSITY_RANGE))
+      r->intensity_min = r->intensity_max = 0;
     if (kept <= table->capacity)
       table->regions[kept - 1] = *r;
   }

@@ -52,9 +52,6 @@ gboolean cip_test_size_skipped (gint width, gint height);
 #define CHECK(call) CHECK_ON (cip_test_stream, call)
 
 
-/* Fast deterministic bytes (splitmix64): the large images are hundreds of
- * megabytes. */
-void cip_test_fill_bytes (guint8 * p, size_t n, guint64 seed);
 guint8 *cip_test_copy_bytes (const guint8 * p, size_t n);
 
 /* Where an image lies in its allocation. */

@@ -32,6 +32,10 @@ CipImage cip_test_image_copy (const CipImage * image, size_t pad);
  * sequence. */
 void cip_test_image_fill_random (CipImage * image, guint32 seed);
 
+/* Fast deterministic bytes (splitmix64, as tests/data/make-label-data.py
+ * makes them): the large images are hundreds of megabytes. */
+void cip_test_fill_bytes (guint8 * p, size_t n, guint64 seed);
+
 /* Masks for the labelling tests: shapes that defeat naive label
  * propagation (a spiral, combs, a snake, a checkerboard) and random ones
  * of three densities. */

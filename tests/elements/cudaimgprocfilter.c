@@ -168,6 +168,11 @@ static const PropertyCase label_properties[] = {
   {"min-area", G_TYPE_UINT, TRUE, "0", "0", "4294967295", NULL},
   {"post-messages", G_TYPE_BOOLEAN, TRUE, "false", NULL, NULL, NULL},
   {"n-regions", G_TYPE_UINT, FALSE, "0", "0", "4294967295", NULL},
+  {"properties", G_TYPE_STRING, TRUE,
+      "\"label\\,area\\,bbox\\,centroid\\,intensity_mean\"", NULL, NULL,
+      NULL},
+  {"max-regions", G_TYPE_UINT, TRUE, "100000", "1", "2147483647", NULL},
+  {"roi-meta", G_TYPE_BOOLEAN, TRUE, "true", NULL, NULL, NULL},
 };
 
 static void

@@ -15,7 +15,10 @@
 
 #include <string.h>
 
+#include <math.h>
+
 #include "test-element.h"
+#include "gstcudaimgprocregions.h"
 #include "cip-ref.h"
 
 /* What a GstVideoRegionOfInterestMeta of cudalabel, or a region of its
@@ -158,6 +161,29 @@ buffer_regions (GstBuffer * buffer, guint n)
   fail_unless_equals_int (count, n);
   g_free (seen);
   return regions;
+}
+
+/* The frame's region table meta, its API found by name: the plugin is
+ * loaded, not linked. */
+static GstCudaImgprocRegionsMeta *
+regions_meta (GstBuffer * buffer)
+{
+  GType api = g_type_from_name ("GstCudaImgprocRegionsMetaAPI");
+
+  fail_unless (api != 0);
+  return (GstCudaImgprocRegionsMeta *) gst_buffer_get_meta (buffer, api);
+}
+
+/* Value @i of a column of little-endian float64. */
+static gdouble
+column_value (GBytes * column, guint i)
+{
+  const guint8 *data = g_bytes_get_data (column, NULL);
+  guint64 bits = GST_READ_UINT64_LE (data + 8 * (gsize) i);
+  gdouble v;
+
+  memcpy (&v, &bits, sizeof (v));
+  return v;
 }
 
 static guint
@@ -718,18 +744,25 @@ GST_START_TEST (test_post_messages)
     GstClockTime pts = 2 * GST_SECOND + i * 40 * GST_MSECOND;
     guint64 timestamp = 0, stream_time = 0, running_time = 0, duration = 0;
     gchar *src_name = gst_object_get_name (GST_MESSAGE_SRC (msg));
-    const GValue *array;
-    guint n = G_MAXUINT;
+    static const gchar *default_columns[] = { "label", "area", "bbox-0",
+      "bbox-1", "bbox-2", "bbox-3", "centroid-0", "centroid-1",
+      "intensity_mean"
+    };
+    GBytes *columns[G_N_ELEMENTS (default_columns)];
+    GstStructure *table = NULL;
+    guint n = G_MAXUINT, dropped = G_MAXUINT;
 
     fail_unless (g_str_has_prefix (src_name, "cudalabel"), "posted by %s",
         src_name);
     g_free (src_name);
-    fail_unless_equals_int (gst_structure_n_fields (s), 6);
+    fail_unless_equals_int (gst_structure_n_fields (s), 7);
     fail_unless (gst_structure_get (s, "timestamp", G_TYPE_UINT64, &timestamp,
             "stream-time", G_TYPE_UINT64, &stream_time,
             "running-time", G_TYPE_UINT64, &running_time,
             "duration", G_TYPE_UINT64, &duration,
-            "n-regions", G_TYPE_UINT, &n, NULL),
+            "n-regions", G_TYPE_UINT, &n,
+            "n-dropped", G_TYPE_UINT, &dropped,
+            "regionprops", GST_TYPE_STRUCTURE, &table, NULL),
         "unexpected fields in %" GST_PTR_FORMAT, s);
     fail_unless_equals_uint64 (timestamp, pts);
     fail_unless_equals_uint64 (stream_time, pts - 1 * GST_SECOND +
@@ -738,28 +771,31 @@ GST_START_TEST (test_post_messages)
         100 * GST_SECOND);
     fail_unless_equals_uint64 (duration, 40 * GST_MSECOND);
     fail_unless_equals_int (n, counts[i]);
+    fail_unless_equals_int (dropped, 0);
 
-    array = gst_structure_get_value (s, "regions");
-    fail_unless (array != NULL && GST_VALUE_HOLDS_ARRAY (array));
-    fail_unless_equals_int (gst_value_array_get_size (array), n);
+    /* The default columns, region by region as the metas say. */
+    fail_unless_equals_int (gst_structure_n_fields (table),
+        G_N_ELEMENTS (default_columns));
+    for (k = 0; k < G_N_ELEMENTS (default_columns); k++) {
+      const GValue *v = gst_structure_get_value (table, default_columns[k]);
+
+      fail_unless (v && G_VALUE_HOLDS (v, G_TYPE_BYTES), "no %s in %"
+          GST_PTR_FORMAT, default_columns[k], table);
+      columns[k] = g_value_get_boxed (v);
+      fail_unless_equals_int (g_bytes_get_size (columns[k]), 8 * n);
+    }
     for (k = 0; k < n; k++) {
-      const GValue *v = gst_value_array_get_value (array, k);
-      const GstStructure *rs;
-      Region r;
+      Region r = { column_value (columns[0], k), column_value (columns[1], k),
+        column_value (columns[3], k), column_value (columns[2], k),
+        column_value (columns[5], k) - column_value (columns[3], k),
+        column_value (columns[4], k) - column_value (columns[2], k),
+        column_value (columns[7], k), column_value (columns[6], k),
+        column_value (columns[8], k)
+      };
 
-      if (!GST_VALUE_HOLDS_STRUCTURE (v))
-        fail ("regions[%u] is a %s", k, G_VALUE_TYPE_NAME (v));
-      rs = gst_value_get_structure (v);
-      if (!gst_structure_has_name (rs, "region") ||
-          gst_structure_n_fields (rs) != 9)
-        fail ("regions[%u] is %" GST_PTR_FORMAT, k, rs);
-      region_from_structure (rs, &r);
-      if (!gst_structure_get (rs, "x", G_TYPE_UINT, &r.x,
-              "y", G_TYPE_UINT, &r.y, "width", G_TYPE_UINT, &r.width,
-              "height", G_TYPE_UINT, &r.height, NULL))
-        fail ("no box in %" GST_PTR_FORMAT, rs);
       assert_regions_equal (&r, &metas[i][k], 1, "message");
     }
+    gst_structure_free (table);
   }
   g_list_free_full (messages, (GDestroyNotify) gst_message_unref);
   fail_unless_equals_int (cip_test_bus_pop_errors (bus, NULL), 0);
@@ -875,7 +911,8 @@ GST_START_TEST (test_more_than_65535_regions)
 {
   gint mode = __i__ ? MODE_COLOR : MODE_LABELS;
   GstHarness *h = cip_test_harness_new ("cudalabel",
-      mode == MODE_COLOR ? "mode=color" : "mode=labels");
+      mode == MODE_COLOR ? "mode=color max-regions=131072" :
+      "mode=labels max-regions=131072");
   GstBus *bus = cip_test_harness_add_bus (h);
   CipImage board = cip_test_image_new (512, 512, CIP_FORMAT_GRAY8, 0);
   GstCaps *caps;
@@ -1121,6 +1158,250 @@ GST_START_TEST (test_property_specs)
 
 GST_END_TEST;
 
+/* ---- The region table against scikit-image's regionprops_table ---- */
+
+#define ALL_PROPERTIES "label,area,area_bbox,axis_major_length," \
+  "axis_minor_length,bbox,centroid,eccentricity,equivalent_diameter_area," \
+  "extent,intensity_max,intensity_mean,intensity_min,orientation"
+
+/* Every column of [@group] of expected-regionprops.ini, and no other, in
+ * @table: within 1e-6 of scikit-image's value, relative, or 1e-6 absolute
+ * where it is below 1 (an eccentricity or an orientation near 0, which
+ * rounding moves by the square root of the last bit). */
+static void
+assert_table_is_skimage (const GstStructure * table, GKeyFile * ini,
+    const gchar * group)
+{
+  gsize n_keys, k;
+  gchar **keys = g_key_file_get_keys (ini, group, &n_keys, NULL);
+  guint n = cip_test_ini_uint64 (ini, group, "count"), i;
+
+  fail_unless (keys != NULL, "no [%s]", group);
+  fail_unless (gst_structure_has_name (table, "regionprops"));
+  fail_unless_equals_int (gst_structure_n_fields (table), n_keys - 1);
+  for (k = 0; k < n_keys; k++) {
+    const GValue *v;
+    gdouble *want;
+    GBytes *column;
+
+    if (g_str_equal (keys[k], "count"))
+      continue;
+    v = gst_structure_get_value (table, keys[k]);
+    fail_unless (v != NULL && G_VALUE_HOLDS (v, G_TYPE_BYTES),
+        "[%s] no column %s in %" GST_PTR_FORMAT, group, keys[k], table);
+    column = g_value_get_boxed (v);
+    fail_unless_equals_int (g_bytes_get_size (column), 8 * n);
+    want = cip_test_ini_doubles (ini, group, keys[k], n);
+    for (i = 0; i < n; i++) {
+      gdouble got = column_value (column, i);
+
+      if (fabs (got - want[i]) > 1e-6 * MAX (fabs (want[i]), 1.0))
+        fail ("[%s] %s of region %u is %.17g, scikit-image %.17g", group,
+            keys[k], i + 1, got, want[i]);
+    }
+    g_free (want);
+  }
+  g_strfreev (keys);
+}
+
+/* The message's table, from a pipeline that makes the coins mask with
+ * its gray frame attached; and a random mask as its own intensity. */
+GST_START_TEST (test_regionprops_table)
+{
+  const gchar *backend = cip_test_backend_name ();
+  gint connectivity = __i__ ? 4 : 8;
+  gchar *launch = g_strdup_printf ("cudaotsu backend=%s ! "
+      "cudamorph backend=%s operation=erode shape=disk radius=2 ! "
+      "cudalabel backend=%s mode=labels post-messages=true "
+      "connectivity=%d properties=" ALL_PROPERTIES, backend, backend,
+      backend, connectivity);
+  GstHarness *h = gst_harness_new_parse (launch);
+  GstBus *bus = cip_test_harness_add_bus (h);
+  GKeyFile *ini = cip_test_expected_file ("expected-regionprops.ini");
+  CipImage coins = cip_test_image_load ("coins.pgm");
+  GList *messages;
+  gchar *group;
+
+  gst_harness_set_sink_caps_str (h, "video/x-raw");
+  set_mask_caps (h, coins.width, coins.height);
+  gst_buffer_unref (cip_test_push_pull (h, cip_test_buffer_new (&coins)));
+  messages = cip_test_bus_pop_element_messages (bus, "cudalabel");
+  fail_unless_equals_int (g_list_length (messages), 1);
+  group = g_strdup_printf ("regionprops-coins-%d", connectivity);
+  assert_table_is_skimage (gst_value_get_structure (gst_structure_get_value
+          (gst_message_get_structure (messages->data), "regionprops")), ini,
+      group);
+  g_free (group);
+  g_list_free_full (messages, (GDestroyNotify) gst_message_unref);
+
+  cip_test_harness_teardown_with_bus (h, bus);
+  cip_test_image_free (&coins);
+  g_key_file_free (ini);
+  g_free (launch);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_regionprops_random)
+{
+  gint connectivity = __i__ ? 4 : 8;
+  GstHarness *h = cip_test_harness_new ("cudalabel",
+      "mode=labels properties=" ALL_PROPERTIES);
+  GKeyFile *ini = cip_test_expected_file ("expected-regionprops.ini");
+  CipImage mask = cip_test_image_new (97, 61, CIP_FORMAT_GRAY8, 0);
+  guint8 *bytes = g_malloc (97 * 61);
+  GstCudaImgprocRegionsMeta *meta;
+  GstBuffer *out;
+  gchar *group;
+  gint x, y;
+
+  /* make-label-data.py's random_case (97, 61, 7, 128), as 0 and 255. */
+  cip_test_fill_bytes (bytes, 97 * 61, 7);
+  for (y = 0; y < mask.height; y++)
+    for (x = 0; x < mask.width; x++)
+      ((guint8 *) mask.data)[y * mask.stride + x] =
+          bytes[y * 97 + x] < 128 ? 255 : 0;
+  g_free (bytes);
+  set_mask_caps (h, mask.width, mask.height);
+  out = push_and_check (h, cip_test_buffer_new (&mask), &mask, MODE_LABELS,
+      connectivity, 0, NULL);
+  meta = regions_meta (out);
+  fail_unless (meta != NULL);
+  group = g_strdup_printf ("regionprops-random-97-61-7-128-%d", connectivity);
+  fail_unless_equals_int (meta->n_regions,
+      cip_test_ini_uint64 (ini, group, "count"));
+  fail_unless_equals_int (meta->n_dropped, 0);
+  assert_table_is_skimage (meta->table, ini, group);
+
+  g_free (group);
+  gst_buffer_unref (out);
+  cip_test_image_free (&mask);
+  g_key_file_free (ini);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A property not asked for is not in the table; an unknown name leaves
+ * the property as it was. */
+GST_START_TEST (test_properties_property)
+{
+  GstElement *label = gst_element_factory_make ("cudalabel", NULL);
+  gchar *value = NULL;
+
+  g_object_set (label, "properties", " area , orientation,bbox", NULL);
+  g_object_get (label, "properties", &value, NULL);
+  fail_unless_equals_string (value, "area,orientation,bbox");
+  g_free (value);
+  g_object_set (label, "properties", "area,perimeter_crofton", NULL);
+  g_object_get (label, "properties", &value, NULL);
+  fail_unless_equals_string (value, "area,orientation,bbox");
+  g_free (value);
+  g_object_set (label, "properties", "area,area", NULL);
+  g_object_get (label, "properties", &value, NULL);
+  fail_unless_equals_string (value, "area,orientation,bbox");
+  g_free (value);
+  gst_object_unref (label);
+}
+
+GST_END_TEST;
+
+/* More regions than max-regions: the table holds the first ones, says
+ * how many were left out, warns once; the label image holds them all. */
+GST_START_TEST (test_max_regions)
+{
+  GstHarness *h = cip_test_harness_new ("cudalabel",
+      "mode=labels connectivity=4 max-regions=1000 post-messages=true");
+  GstBus *bus = cip_test_harness_add_bus (h);
+  CipImage board = cip_test_image_new (256, 256, CIP_FORMAT_GRAY8, 0);
+  GstCudaImgprocRegionsMeta *meta;
+  GstMessage *msg;
+  guint frame, messages = 0, warnings = 0;
+  gint x, y;
+
+  for (y = 0; y < 256; y++)
+    for (x = 0; x < 256; x++)
+      ((guint8 *) board.data)[y * board.stride + x] = (x + y) % 2 ? 0 : 255;
+  set_mask_caps (h, 256, 256);
+  for (frame = 0; frame < 3; frame++) {
+    GstBuffer *out = cip_test_push_pull (h, cip_test_buffer_new (&board));
+    GBytes *labels;
+    const GValue *v;
+
+    meta = regions_meta (out);
+    fail_unless (meta != NULL);
+    fail_unless_equals_int (meta->n_regions, 1000);
+    fail_unless_equals_int (meta->n_dropped, 32768 - 1000);
+    v = gst_structure_get_value (meta->table, "label");
+    labels = g_value_get_boxed (v);
+    fail_unless_equals_int (g_bytes_get_size (labels), 8 * 1000);
+    fail_unless_equals_float (column_value (labels, 999), 1000.0);
+    g_free (buffer_regions (out, 1000));
+    gst_buffer_unref (out);
+  }
+
+  /* Popped together: popping one type drops the others. */
+  while ((msg = gst_bus_pop (bus))) {
+    const GstStructure *s = gst_message_get_structure (msg);
+    guint n = 0, dropped = 0;
+    GError *err = NULL;
+
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT &&
+        gst_message_has_name (msg, "cudalabel")) {
+      fail_unless (gst_structure_get (s, "n-regions", G_TYPE_UINT, &n,
+              "n-dropped", G_TYPE_UINT, &dropped, NULL));
+      fail_unless_equals_int (n, 32768);
+      fail_unless_equals_int (dropped, 32768 - 1000);
+      messages++;
+    } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING) {
+      gst_message_parse_warning (msg, &err, NULL);
+      fail_unless (g_error_matches (err, GST_STREAM_ERROR,
+              GST_STREAM_ERROR_FAILED), "warning %s", err->message);
+      g_error_free (err);
+      warnings++;
+    }
+    gst_message_unref (msg);
+  }
+  fail_unless_equals_int (messages, 3);
+  fail_unless_equals_int (warnings, 1);
+
+  cip_test_image_free (&board);
+  cip_test_harness_teardown_with_bus (h, bus);
+}
+
+GST_END_TEST;
+
+/* A stream whose segment is not in TIME: messages without running-time
+ * and stream-time, and no CRITICAL (the check fixture fails on one). */
+GST_START_TEST (test_messages_without_time_segment)
+{
+  GstHarness *h = cip_test_harness_new ("cudalabel",
+      "mode=labels post-messages=true");
+  GstBus *bus = cip_test_harness_add_bus (h);
+  CipImage mask = cip_test_image_load ("label-coins-mask.pgm");
+  GstSegment segment;
+  GList *messages;
+  const GstStructure *s;
+
+  set_mask_caps (h, mask.width, mask.height);
+  gst_segment_init (&segment, GST_FORMAT_BYTES);
+  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
+  gst_buffer_unref (cip_test_push_pull (h, cip_test_buffer_new (&mask)));
+
+  messages = cip_test_bus_pop_element_messages (bus, "cudalabel");
+  fail_unless_equals_int (g_list_length (messages), 1);
+  s = gst_message_get_structure (messages->data);
+  fail_unless (gst_structure_has_field (s, "timestamp"));
+  fail_if (gst_structure_has_field (s, "running-time"));
+  fail_if (gst_structure_has_field (s, "stream-time"));
+  g_list_free_full (messages, (GDestroyNotify) gst_message_unref);
+
+  cip_test_image_free (&mask);
+  cip_test_harness_teardown_with_bus (h, bus);
+}
+
+GST_END_TEST;
+
 static Suite *
 cudalabel_suite (void)
 {
@@ -1145,6 +1426,11 @@ cudalabel_suite (void)
   tcase_add_loop_test (tc, test_refuses_other_formats, 0, 2);
   tcase_add_test (tc, test_short_buffer_is_an_error);
   tcase_add_test (tc, test_property_specs);
+  tcase_add_loop_test (tc, test_regionprops_table, 0, 2);
+  tcase_add_loop_test (tc, test_regionprops_random, 0, 2);
+  tcase_add_test (tc, test_properties_property);
+  tcase_add_test (tc, test_max_regions);
+  tcase_add_test (tc, test_messages_without_time_segment);
 
   return s;
 }

@@ -1,0 +1,218 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include <gst/video/video.h>
+
+#include "gstcudaimgprocregions.h"
+
+gboolean
+gst_cuda_imgproc_region_props_parse (GstCudaImgprocRegionProps * props,
+    const gchar * names, gchar ** error_name)
+{
+  GstCudaImgprocRegionProps parsed = { {0}, 0, 0, 0 };
+  gchar **tokens = g_strsplit (names ? names : "", ",", -1);
+  gboolean seen[CIP_N_PROPS] = { FALSE };
+  gchar **t;
+
+  for (t = tokens; *t; t++) {
+    gchar *name = g_strstrip (*t);
+    gint prop;
+
+    if (*name == '\0')
+      continue;
+    prop = cip_region_property_from_name (name);
+    if (prop < 0 || seen[prop]) {
+      if (error_name)
+        *error_name = g_strdup (name);
+      g_strfreev (tokens);
+      return FALSE;
+    }
+    seen[prop] = TRUE;
+    parsed.props[parsed.n_props++] = prop;
+    parsed.n_columns += cip_region_property_columns (prop);
+    parsed.statistics |= cip_region_property_statistics (prop);
+  }
+  g_strfreev (tokens);
+  *props = parsed;
+  return TRUE;
+}
+
+gchar *
+gst_cuda_imgproc_region_props_to_string (const GstCudaImgprocRegionProps *
+    props)
+{
+  GString *s = g_string_new (NULL);
+  guint i;
+
+  for (i = 0; i < props->n_props; i++)
+    g_string_append_printf (s, "%s%s", i ? "," : "",
+        cip_region_property_name (props->props[i]));
+  return g_string_free (s, FALSE);
+}
+
+/* A column's values as little-endian float64, in place. */
+static void
+to_little_endian (gdouble * values, guint n)
+{
+#if G_BYTE_ORDER == G_BIG_ENDIAN
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    guint64 bits;
+
+    memcpy (&bits, &values[i], sizeof (bits));
+    bits = GUINT64_TO_LE (bits);
+    memcpy (&values[i], &bits, sizeof (bits));
+  }
+#else
+  (void) values;
+  (void) n;
+#endif
+}
+
+GstStructure *
+gst_cuda_imgproc_region_table_new (const GstCudaImgprocRegionProps * props,
+    const CipRegion * regions, guint n)
+{
+  GstStructure *table = gst_structure_new_empty ("regionprops");
+  gsize column_bytes = (gsize) n * sizeof (gdouble);
+  gdouble *columns = g_malloc (MAX (column_bytes * props->n_columns, 1));
+  GBytes *all = g_bytes_new_take (columns, column_bytes * props->n_columns);
+  guint p, r, k, first = 0;
+
+  for (p = 0; p < props->n_props; p++) {
+    CipRegionProperty prop = props->props[p];
+    guint n_columns = cip_region_property_columns (prop);
+    gdouble values[4];
+
+    /* Region by region, scattered into the property's columns. */
+    for (r = 0; r < n; r++) {
+      cip_region_property_values (&regions[r], prop, values);
+      for (k = 0; k < n_columns; k++)
+        columns[(gsize) (first + k) * n + r] = values[k];
+    }
+    for (k = 0; k < n_columns; k++) {
+      const gchar *name = cip_region_property_name (prop);
+      gchar *column_name = n_columns == 1 ? g_strdup (name) :
+          g_strdup_printf ("%s-%u", name, k);
+      GValue column = G_VALUE_INIT;
+
+      to_little_endian (&columns[(gsize) (first + k) * n], n);
+      g_value_init (&column, G_TYPE_BYTES);
+      g_value_take_boxed (&column, g_bytes_new_from_bytes (all,
+              (gsize) (first + k) * column_bytes, column_bytes));
+      gst_structure_take_value (table, column_name, &column);
+      g_free (column_name);
+    }
+    first += n_columns;
+  }
+  g_bytes_unref (all);
+  return table;
+}
+
+GType
+gst_cuda_imgproc_regions_meta_api_get_type (void)
+{
+  static GType type = 0;
+  /* Boxes and centroids are in the frame's coordinates. */
+  static const gchar *tags[] = { GST_META_TAG_VIDEO_STR,
+    GST_META_TAG_VIDEO_ORIENTATION_STR, GST_META_TAG_VIDEO_SIZE_STR, NULL
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = gst_meta_api_type_register ("GstCudaImgprocRegionsMetaAPI",
+        tags);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+static gboolean
+regions_meta_init (GstMeta * meta, gpointer params, GstBuffer * buffer)
+{
+  GstCudaImgprocRegionsMeta *self = (GstCudaImgprocRegionsMeta *) meta;
+
+  self->table = NULL;
+  self->n_regions = self->n_dropped = 0;
+  return TRUE;
+}
+
+static void
+regions_meta_free (GstMeta * meta, GstBuffer * buffer)
+{
+  GstCudaImgprocRegionsMeta *self = (GstCudaImgprocRegionsMeta *) meta;
+
+  g_clear_pointer (&self->table, gst_structure_free);
+}
+
+/* Copies only: a scaled, cropped or turned frame has other boxes. */
+static gboolean
+regions_meta_transform (GstBuffer * dest, GstMeta * meta,
+    GstBuffer * buffer, GQuark type, gpointer data)
+{
+  GstCudaImgprocRegionsMeta *self = (GstCudaImgprocRegionsMeta *) meta;
+
+  if (!GST_META_TRANSFORM_IS_COPY (type))
+    return FALSE;
+  return gst_buffer_add_cuda_imgproc_regions_meta (dest,
+      gst_structure_copy (self->table), self->n_regions,
+      self->n_dropped) != NULL;
+}
+
+const GstMetaInfo *
+gst_cuda_imgproc_regions_meta_get_info (void)
+{
+  static const GstMetaInfo *info = NULL;
+
+  if (g_once_init_enter (&info)) {
+    const GstMetaInfo *i =
+        gst_meta_register (GST_CUDA_IMGPROC_REGIONS_META_API_TYPE,
+        "GstCudaImgprocRegionsMeta", sizeof (GstCudaImgprocRegionsMeta),
+        regions_meta_init, regions_meta_free, regions_meta_transform);
+    g_once_init_leave (&info, i);
+  }
+  return info;
+}
+
+/**
+ * gst_buffer_add_cuda_imgproc_regions_meta:
+ * @buffer: a frame
+ * @table: (transfer full): its `regionprops` structure
+ * @n_regions: regions in @table
+ * @n_dropped: regions left out of @table
+ *
+ * Returns: (transfer none): the new meta
+ *
+ * Since: 0.2
+ */
+GstCudaImgprocRegionsMeta *
+gst_buffer_add_cuda_imgproc_regions_meta (GstBuffer * buffer,
+    GstStructure * table, guint n_regions, guint n_dropped)
+{
+  GstCudaImgprocRegionsMeta *meta;
+
+  g_return_val_if_fail (table != NULL, NULL);
+
+  meta = (GstCudaImgprocRegionsMeta *) gst_buffer_add_meta (buffer,
+      GST_CUDA_IMGPROC_REGIONS_META_INFO, NULL);
+  if (meta == NULL) {
+    gst_structure_free (table);
+    return NULL;
+  }
+  meta->table = table;
+  meta->n_regions = n_regions;
+  meta->n_dropped = n_dropped;
+  return meta;
+}

@@ -1,0 +1,93 @@
+/* gst-cuda-imgproc
+ * Copyright (C) 2026 The gst-cuda-imgproc authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/* The region table as scikit-image's regionprops_table gives it: one
+ * column a value of a property (`bbox-0` ... `bbox-3`, `centroid-0`,
+ * `area`, ...), each a GBytes of little-endian float64, one value a
+ * region in label order; and the meta that carries it on a frame. */
+
+#ifndef __GST_CUDA_IMGPROC_REGIONS_H__
+#define __GST_CUDA_IMGPROC_REGIONS_H__
+
+#include <gst/gst.h>
+
+#include "cip.h"
+
+G_BEGIN_DECLS
+
+/* The properties asked for, in the order asked. */
+typedef struct
+{
+  CipRegionProperty props[CIP_N_PROPS];
+  guint n_props;
+  guint n_columns;
+  guint32 statistics;           /* CipLabelStatistics they need */
+} GstCudaImgprocRegionProps;
+
+/* The statistics of today's default. */
+#define GST_CUDA_IMGPROC_DEFAULT_REGION_PROPS \
+    "label,area,bbox,centroid,intensity_mean"
+
+/* Parses comma-separated scikit-image names; FALSE (and @props left as
+ * it was) for an unknown or repeated name, which @error_name then points
+ * into @names at (free with g_free). */
+gboolean gst_cuda_imgproc_region_props_parse (GstCudaImgprocRegionProps *
+    props, const gchar * names, gchar ** error_name);
+
+/* The names, comma-separated (free with g_free). */
+gchar *gst_cuda_imgproc_region_props_to_string (const
+    GstCudaImgprocRegionProps * props);
+
+/* The `regionprops` structure of @n regions: one field a column.  One
+ * allocation holds every column. */
+GstStructure *gst_cuda_imgproc_region_table_new (const
+    GstCudaImgprocRegionProps * props, const CipRegion * regions, guint n);
+
+/**
+ * GstCudaImgprocRegionsMeta:
+ * @meta: the parent #GstMeta
+ * @table: the frame's `regionprops` structure (columns of float64)
+ * @n_regions: regions in @table
+ * @n_dropped: regions past `max-regions`, not in @table
+ *
+ * The region table of the frame `cudalabel` labelled, in the frame's
+ * coordinates: tagged with the video geometry, so that elements which
+ * move pixels drop it.
+ *
+ * Since: 0.2
+ */
+typedef struct
+{
+  GstMeta meta;
+
+  GstStructure *table;
+  guint n_regions;
+  guint n_dropped;
+} GstCudaImgprocRegionsMeta;
+
+#define GST_CUDA_IMGPROC_REGIONS_META_API_TYPE \
+  (gst_cuda_imgproc_regions_meta_api_get_type ())
+#define GST_CUDA_IMGPROC_REGIONS_META_INFO \
+  (gst_cuda_imgproc_regions_meta_get_info ())
+
+GType gst_cuda_imgproc_regions_meta_api_get_type (void);
+const GstMetaInfo *gst_cuda_imgproc_regions_meta_get_info (void);
+
+/* Takes @table. */
+GstCudaImgprocRegionsMeta *gst_buffer_add_cuda_imgproc_regions_meta
+    (GstBuffer * buffer, GstStructure * table, guint n_regions,
+    guint n_dropped);
+
+#define gst_buffer_get_cuda_imgproc_regions_meta(b) \
+  ((GstCudaImgprocRegionsMeta *) gst_buffer_get_meta ((b), \
+      GST_CUDA_IMGPROC_REGIONS_META_API_TYPE))
+
+G_END_DECLS
+
+#endif /* __GST_CUDA_IMGPROC_REGIONS_H__ */

@@ -1,0 +1,72 @@
+#!/usr/bin/python3
+"""Regenerate expected-regionprops.ini: scikit-image's regionprops_table.
+
+Usage (from the repository root):
+
+    /usr/bin/python3 tests/data/make-regionprops-data.py
+
+For the coins mask (label-coins-mask.pgm, intensity coins.pgm) at each
+connectivity, and for a random mask (make-label-data.py's random_case, as
+0 and 255, its own intensity),
+one group of every property cudalabel computes, each column as
+regionprops_table names it, its values separated by ';' in label order.
+"""
+
+import importlib.util
+import os
+
+import numpy as np
+import skimage
+import skimage.measure
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REGEN_CMD = "/usr/bin/python3 tests/data/make-regionprops-data.py"
+
+PROPERTIES = (
+    "label", "area", "area_bbox", "axis_major_length", "axis_minor_length",
+    "bbox", "centroid", "eccentricity", "equivalent_diameter_area", "extent",
+    "intensity_max", "intensity_mean", "intensity_min", "orientation",
+)
+
+spec = importlib.util.spec_from_file_location(
+    "make_label_data", os.path.join(HERE, "make-label-data.py"))
+label_data = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(label_data)
+
+
+def group(lines, name, mask, intensity, conn):
+    labels = skimage.measure.label(mask != 0,
+                                   connectivity=1 if conn == 4 else 2)
+    table = skimage.measure.regionprops_table(labels, intensity_image=intensity,
+                                              properties=PROPERTIES)
+    lines.append(f"[{name}]")
+    lines.append(f"count={int(labels.max())}")
+    for column, values in table.items():
+        lines.append(f"{column}=" + ";".join(repr(float(v)) for v in values))
+    lines.append("")
+
+
+def main():
+    coins = label_data.read_pgm("coins.pgm")
+    mask = label_data.read_pgm("label-coins-mask.pgm")
+    lines = [
+        "# scikit-image regionprops_table figures; do not edit.",
+        f"# Regenerate with: {REGEN_CMD}",
+        f"# scikit-image {skimage.__version__}, numpy {np.__version__}",
+        "# [regionprops-coins-C]: label-coins-mask.pgm, connectivity C,",
+        "#   intensity coins.pgm.  [regionprops-random-W-H-S-T-C]: the random",
+        "#   mask of make-label-data.py, seed S, threshold T, as 0 and 255,",
+        "#   its own intensity.",
+        "",
+    ]
+    for conn in (8, 4):
+        group(lines, f"regionprops-coins-{conn}", mask, coins, conn)
+    m = label_data.random_case(97, 61, 7, 128)[0] * np.uint8(255)
+    for conn in (8, 4):
+        group(lines, f"regionprops-random-97-61-7-128-{conn}", m, m, conn)
+    with open(os.path.join(HERE, "expected-regionprops.ini"), "w") as f:
+        f.write("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
