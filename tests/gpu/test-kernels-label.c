@@ -43,6 +43,11 @@ full_capacity (const CipTestDeviceImage * b)
       ((guint64) b->dev.width * b->dev.height + 1) / 2 + 1);
 }
 
+/* Calls of check_label(): they cycle through the four sets of optional
+ * statistics (none, moments, intensity range, both), each a kernel of its
+ * own. */
+static guint check_calls;
+
 /* Runs cip_label and its reference and compares everything.  @mask and
  * @intensity are uploaded; @dst may be NULL. */
 static void
@@ -50,7 +55,7 @@ check_label (CipTestDeviceImage * mask, CipTestDeviceImage * intensity,
     int connectivity, guint32 min_area, CipTestDeviceImage * dst,
     guint32 capacity, const char *what)
 {
-  CipLabelParams params = { connectivity, min_area };
+  CipLabelParams params = { connectivity, min_area, check_calls++ % 4 };
   size_t table_bytes = (capacity + 1) * sizeof (CipRegion);
   CipRegion *want = g_malloc (table_bytes);
   guint32 want_count = 0;
@@ -59,9 +64,10 @@ check_label (CipTestDeviceImage * mask, CipTestDeviceImage * intensity,
   guint8 *expected = NULL;
   CipImage expected_img;
   gchar *full = g_strdup_printf ("%s %dx%d %d-connected min_area %u%s%s "
-      "capacity %u", what, mask->dev.width, mask->dev.height, connectivity,
-      min_area, intensity ? " intensity" : "",
-      dst ? cip_format_name (dst->dev.format) : "", capacity);
+      "capacity %u statistics %u", what, mask->dev.width, mask->dev.height,
+      connectivity, min_area, intensity ? " intensity" : "",
+      dst ? cip_format_name (dst->dev.format) : "", capacity,
+      params.statistics);
 
   g_assert_cmpuint (capacity, <=, MAX_CAPACITY);
   memset (want, GUARD, table_bytes);
@@ -87,9 +93,16 @@ check_label (CipTestDeviceImage * mask, CipTestDeviceImage * intensity,
   if (memcmp (table_regions, want, table_bytes) != 0) {
     for (guint32 k = 0; k <= capacity; k++)
       if (memcmp (&table_regions[k], &want[k], sizeof (CipRegion)) != 0)
-        fail ("%s: table entry %u (label %u area %u), reference label %u "
-            "area %u", full, k, table_regions[k].label,
-            table_regions[k].area, want[k].label, want[k].area);
+        fail ("%s: table entry %u (label %u area %u sums %" G_GUINT64_FORMAT
+            " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " range %u-%u), "
+            "reference label %u area %u sums %" G_GUINT64_FORMAT " %"
+            G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " range %u-%u", full, k,
+            table_regions[k].label, table_regions[k].area,
+            table_regions[k].sum_xx, table_regions[k].sum_yy,
+            table_regions[k].sum_xy, table_regions[k].intensity_min,
+            table_regions[k].intensity_max, want[k].label, want[k].area,
+            want[k].sum_xx, want[k].sum_yy, want[k].sum_xy,
+            want[k].intensity_min, want[k].intensity_max);
   }
   if (dst)
     cip_test_device_image_check (dst, expected, full);

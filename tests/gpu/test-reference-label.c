@@ -38,12 +38,15 @@ gray16_like (const CipImage * mask, CipFormat format)
   return d;
 }
 
+/* The optional statistics run() asks for. */
+static guint32 run_statistics;
+
 /* Runs the reference; the table's entries start as GUARD bytes. */
 static Table
 run (const CipImage * mask, const CipImage * intensity, int connectivity,
     guint32 min_area, CipImage * dst, guint32 capacity)
 {
-  CipLabelParams params = { connectivity, min_area };
+  CipLabelParams params = { connectivity, min_area, run_statistics };
   CipRegionTable t;
   Table out;
 
@@ -382,6 +385,11 @@ check_against_oracle (const CipImage * m, const CipImage * intensity,
   Table t = run (m, intensity, connectivity, min_area, &g16, n);
   Table c = run (m, intensity, connectivity, min_area, &rgba, small);
   const CipImage *v = intensity ? intensity : m;
+  Table all;
+
+  run_statistics = CIP_LABEL_MOMENTS | CIP_LABEL_INTENSITY_RANGE;
+  all = run (m, intensity, connectivity, min_area, NULL, n);
+  run_statistics = 0;
 
   for (int y = 0; y < h; y++) {
     for (int x = 0; x < w; x++) {
@@ -415,6 +423,37 @@ check_against_oracle (const CipImage * m, const CipImage * intensity,
   for (guint32 k = 1; k <= n; k++) {
     want[k].width -= want[k].left - 1;
     want[k].height -= want[k].top - 1;
+  }
+
+  /* The optional statistics: sums of products and the intensity range,
+   * pixel by pixel. */
+  {
+    CipRegion *full = g_memdup2 (want, (n + 1) * sizeof (CipRegion));
+
+    for (guint32 k = 1; k <= n; k++)
+      full[k].intensity_min = G_MAXUINT32;
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++) {
+        guint32 id = labels[y * w + x];
+        CipRegion *r = &full[id];
+        guint value = get_px (v, x, y);
+
+        if (id == 0)
+          continue;
+        r->sum_xx += (guint64) x * x;
+        r->sum_yy += (guint64) y * y;
+        r->sum_xy += (guint64) x * y;
+        r->intensity_min = MIN (r->intensity_min, value);
+        r->intensity_max = MAX (r->intensity_max, value);
+      }
+    if (all.count != n)
+      fail ("%s: %u regions with every statistic, expected %u", what,
+          all.count, n);
+    for (guint32 k = 0; k < n; k++)
+      if (memcmp (&all.regions[k], &full[k + 1], sizeof (CipRegion)) != 0)
+        fail ("%s: region %u differs with every statistic", what, k + 1);
+    g_free (full);
+    g_free (all.regions);
   }
 
   if (t.count != n || c.count != n)
