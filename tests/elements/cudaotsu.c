@@ -337,6 +337,42 @@ GST_START_TEST (test_no_messages_by_default)
 
 GST_END_TEST;
 
+/* A stream whose segment is not in TIME (an appsrc left in bytes): the
+ * message leaves running-time and stream-time out, with no CRITICAL (the
+ * check fixture fails on one). */
+GST_START_TEST (test_messages_without_time_segment)
+{
+  GstHarness *h = cip_test_harness_new ("cudaotsu", "post-messages=true");
+  GstBus *bus = cip_test_harness_add_bus (h);
+  CipImage frame = load ("camera");
+  GstSegment segment;
+  GList *messages;
+  const GstStructure *s;
+  guint threshold = 0;
+
+  gst_harness_set_src_caps (h, cip_test_caps_new (GST_VIDEO_FORMAT_GRAY8,
+          frame.width, frame.height));
+  gst_segment_init (&segment, GST_FORMAT_BYTES);
+  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
+  gst_buffer_unref (cip_test_push_pull (h, cip_test_buffer_new (&frame)));
+
+  messages = cip_test_bus_pop_element_messages (bus, "cudaotsu");
+  fail_unless_equals_int (g_list_length (messages), 1);
+  s = gst_message_get_structure (messages->data);
+  fail_unless (gst_structure_get_uint (s, "threshold", &threshold));
+  fail_unless (threshold > 0);
+  fail_unless (gst_structure_has_field (s, "timestamp"));
+  fail_unless (gst_structure_has_field (s, "duration"));
+  fail_if (gst_structure_has_field (s, "running-time"));
+  fail_if (gst_structure_has_field (s, "stream-time"));
+  g_list_free_full (messages, (GDestroyNotify) gst_message_unref);
+
+  cip_test_image_free (&frame);
+  cip_test_harness_teardown_with_bus (h, bus);
+}
+
+GST_END_TEST;
+
 static Suite *
 cudaotsu_suite (void)
 {
@@ -352,6 +388,7 @@ cudaotsu_suite (void)
   tcase_add_test (tc, test_constant_frames);
   tcase_add_test (tc, test_post_messages);
   tcase_add_test (tc, test_no_messages_by_default);
+  tcase_add_test (tc, test_messages_without_time_segment);
 
   return s;
 }

@@ -847,6 +847,121 @@ GST_START_TEST (test_frame_of_another_context)
 
 GST_END_TEST;
 
+/* ---- Elements that move pixels drop the intensity frame ---- */
+
+typedef struct
+{
+  const gchar *between;         /* what stands between the mask's maker and
+                                 * cudalabel */
+  gboolean keeps_intensity;
+} GeometryCase;
+
+static const GeometryCase geometry_cases[] = {
+  {"queue", TRUE},
+  {"videoflip video-direction=identity", TRUE},
+  {"videoconvert", TRUE},
+  {"videoflip video-direction=horiz", FALSE},
+  {"videoflip video-direction=vert", FALSE},
+  {"videoflip video-direction=90r", FALSE},
+  {"videocrop left=3 top=2", FALSE},
+  {"videoscale ! video/x-raw,width=200,height=150", FALSE},
+};
+
+/* The `intensity_mean` column of the one cudalabel message of a run of
+ * @launch on the coins image. */
+static GArray *
+label_means (const gchar * launch)
+{
+  GstElement *pipeline = gst_parse_launch (launch, NULL);
+  GstElement *src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  GstBus *bus = gst_element_get_bus (pipeline);
+  CipImage coins = cip_test_image_load ("coins.pgm");
+  GArray *means = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  gboolean done = FALSE;
+  guint messages = 0;
+
+  fail_unless (pipeline != NULL, "%s", launch);
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (src),
+          cip_test_buffer_new (&coins)), GST_FLOW_OK);
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+  /* Every message popped, none dropped (see cip_test_bus_pop_type). */
+  while (!done) {
+    GstMessage *msg = gst_bus_timed_pop (bus, 30 * GST_SECOND);
+    const GstStructure *s;
+
+    fail_unless (msg != NULL, "%s: no EOS", launch);
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+      GError *err = NULL;
+
+      gst_message_parse_error (msg, &err, NULL);
+      fail ("%s: %s", launch, err->message);
+    }
+    done = GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS;
+    s = gst_message_get_structure (msg);
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT &&
+        gst_structure_has_name (s, "cudalabel")) {
+      const GstStructure *table = gst_value_get_structure
+          (gst_structure_get_value (s, "regionprops"));
+      GBytes *column = g_value_get_boxed (gst_structure_get_value (table,
+              "intensity_mean"));
+      gsize size;
+      const guint8 *data = g_bytes_get_data (column, &size);
+      gsize i;
+
+      for (i = 0; i < size / 8; i++) {
+        guint64 bits = GST_READ_UINT64_LE (data + 8 * i);
+        gdouble v;
+
+        memcpy (&v, &bits, sizeof (v));
+        g_array_append_val (means, v);
+      }
+      messages++;
+    }
+    gst_message_unref (msg);
+  }
+  fail_unless_equals_int (messages, 1);
+
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (src);
+  gst_object_unref (pipeline);
+  cip_test_image_free (&coins);
+  return means;
+}
+
+/* Through a mirror, a rotation, a crop or a scale the gray frame no longer
+ * lies under the mask: cudalabel averages the mask itself (255 in every
+ * region).  Elements that leave pixels where they are pass it on. */
+GST_START_TEST (test_intensity_follows_geometry)
+{
+  const GeometryCase *c = &geometry_cases[__i__];
+  const gchar *backend = cip_test_backend_name ();
+  gchar *launch = g_strdup_printf ("appsrc name=src format=time "
+      "caps=video/x-raw,format=GRAY8,width=384,height=303,framerate=1/1 ! "
+      "cudaotsu backend=%s ! %s ! cudalabel backend=%s mode=passthrough "
+      "post-messages=true properties=label,intensity_mean ! fakesink",
+      backend, c->between, backend);
+  GArray *means = label_means (launch);
+  guint i, below_255 = 0;
+
+  fail_unless (means->len > 10, "%s: %u regions", launch, means->len);
+  for (i = 0; i < means->len; i++)
+    below_255 += g_array_index (means, gdouble, i) < 255;
+  if (c->keeps_intensity)
+    fail_unless (below_255 == means->len, "%s: %u of %u regions averaged "
+        "the mask", launch, means->len - below_255, means->len);
+  else
+    fail_unless (below_255 == 0, "%s: %u regions averaged a gray frame "
+        "that moved", launch, below_255);
+
+  g_array_unref (means);
+  g_free (launch);
+}
+
+GST_END_TEST;
+
 static Suite *
 pipelines_suite (void)
 {
@@ -860,6 +975,7 @@ pipelines_suite (void)
   TCase *convertscale = tcase_create ("convertscale");
   TCase *nvjpeg = tcase_create ("nvjpeg");
   TCase *nvdec = tcase_create ("nvdec");
+  TCase *geometry = tcase_create ("geometry");
   TCase *cases[] = { launch, device, nvcodec, convertscale, nvjpeg, nvdec };
   guint i;
 
@@ -884,6 +1000,8 @@ pipelines_suite (void)
   tcase_add_test (convertscale, test_beside_cudaconvertscale);
   tcase_add_test (nvjpeg, test_into_nvjpegenc);
   tcase_add_test (nvdec, test_h264_decode_chain);
+  tcase_add_loop_test (geometry, test_intensity_follows_geometry, 0,
+      G_N_ELEMENTS (geometry_cases));
   return s;
 }
 
