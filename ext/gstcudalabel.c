@@ -317,7 +317,8 @@ gst_cuda_label_class_init (GstCudaLabelClass * klass)
    * scikit-image's `regionprops_table` names them: `label`, `area`,
    * `area_bbox`, `axis_major_length`, `axis_minor_length`, `bbox`,
    * `centroid`, `eccentricity`, `equivalent_diameter_area`, `extent`,
-   * `intensity_max`, `intensity_mean`, `intensity_min`, `orientation`.
+   * `intensity_max`, `intensity_mean`, `intensity_min`, `orientation`,
+   * `perimeter`, `euler_number`.
    * A property not asked for is not computed.  An unknown name is
    * refused (the value stays).
    *

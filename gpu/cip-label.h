@@ -112,4 +112,56 @@ cip_label_check (const CipImage * mask, const CipImage * intensity,
   return CIP_OK;
 }
 
+/* The class of a border pixel of a region for its perimeter, from its
+ * code: 1 + 2 x (its border 4-neighbours in the region) + 10 x (its border
+ * diagonal neighbours in the region), scikit-image's perimeter() histogram
+ * bins.  0: counts nothing; 1, 2, 3: perimeter_counts[0, 1, 2]. */
+CIP_HOST_DEVICE int
+cip_label_perimeter_class (uint32_t code)
+{
+  switch (code) {
+    case 5:
+    case 7:
+    case 15:
+    case 17:
+    case 25:
+    case 27:
+      return 1;
+    case 21:
+    case 33:
+      return 2;
+    case 13:
+    case 23:
+      return 3;
+    default:
+      return 0;
+  }
+}
+
+/* What a 2x2 quad adds to four times the 8-connected Euler number of a
+ * region, from the quad's pixels in the region (bit 0 bottom right, 1 top
+ * right, 2 bottom left, 3 top left): +1 for one pixel, -1 for three, -2
+ * for a diagonal pair (Gray's bit quads). */
+CIP_HOST_DEVICE int
+cip_label_euler_quad (uint32_t pattern)
+{
+  switch (pattern) {
+    case 1:
+    case 2:
+    case 4:
+    case 8:
+      return 1;
+    case 7:
+    case 11:
+    case 13:
+    case 14:
+      return -1;
+    case 6:
+    case 9:
+      return -2;
+    default:
+      return 0;
+  }
+}
+
 #endif /* __CIP_LABEL_H__ */

@@ -250,6 +250,9 @@ typedef enum
   CIP_LABEL_MOMENTS = 1 << 0,
   /* intensity_min, intensity_max */
   CIP_LABEL_INTENSITY_RANGE = 1 << 1,
+  /* perimeter_counts, euler_quads: what scikit-image's perimeter (4
+   * neighbourhood) and euler_number (8-connectivity) count */
+  CIP_LABEL_CONTOURS = 1 << 2,
 } CipLabelStatistics;
 
 typedef struct
@@ -273,6 +276,12 @@ typedef struct
   uint64_t sum_xx, sum_yy, sum_xy;
   /* CIP_LABEL_INTENSITY_RANGE */
   uint32_t intensity_min, intensity_max;
+  /* CIP_LABEL_CONTOURS: the region's border pixels (those with a
+   * 4-neighbour outside it) whose border neighbours make a straight run, a
+   * diagonal step and a corner (weights 1, sqrt 2 and (1 + sqrt 2) / 2);
+   * and four times its Euler number, as bit quads count it */
+  uint32_t perimeter_counts[3];
+  int32_t euler_quads;
 } CipRegion;
 
 /* Where cip_label() writes its statistics: @regions is page-locked host
@@ -322,6 +331,8 @@ typedef enum
   CIP_PROP_INTENSITY_MEAN,
   CIP_PROP_INTENSITY_MIN,
   CIP_PROP_ORIENTATION,
+  CIP_PROP_PERIMETER,
+  CIP_PROP_EULER_NUMBER,
   CIP_N_PROPS
 } CipRegionProperty;
 

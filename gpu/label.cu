@@ -86,6 +86,8 @@ struct LabelAccum
   unsigned long long sum_xx, sum_yy, sum_xy;
   uint32_t area, left, right, bottom;
   uint32_t intensity_min, intensity_max;
+  uint32_t perimeter_counts[3];
+  int euler_quads;
   uint32_t root;                /* raster index of its first pixel */
   uint32_t final_id;            /* after min_area; 0 when dropped */
 };
@@ -549,6 +551,11 @@ resolve_kernel (LabelArgs p)
         r->intensity_min = UINT32_MAX;
         r->intensity_max = 0;
       }
+      if (p.statistics & CIP_LABEL_CONTOURS) {
+        r->perimeter_counts[0] = r->perimeter_counts[1] = 0;
+        r->perimeter_counts[2] = 0;
+        r->euler_quads = 0;
+      }
       r->root = i;
       r->final_id = id;
     }
@@ -959,6 +966,105 @@ stats_kernel (LabelArgs p, bool paint)
   }
 }
 
+/* 4b. CIP_LABEL_CONTOURS: each thread takes one position of the image
+ * grown by a row and a column (the 2x2 quad whose bottom right pixel it
+ * is), and, inside the image, its pixel's perimeter class.  The ids of
+ * the block's tile and two pixels around it are staged in shared memory:
+ * a pixel's class reads whether its 3x3 neighbours are on the border,
+ * which reads their 4-neighbours. */
+#define CONTOUR_TILE_W 32
+#define CONTOUR_TILE_H 8
+#define CONTOUR_HALO 2
+
+__global__ void
+contours_kernel (LabelArgs p)
+{
+  __shared__ uint32_t ids[CONTOUR_TILE_H + 2 * CONTOUR_HALO]
+      [CONTOUR_TILE_W + 2 * CONTOUR_HALO];
+  __shared__ uint8_t border[CONTOUR_TILE_H + 2][CONTOUR_TILE_W + 2];
+  int x0 = blockIdx.x * CONTOUR_TILE_W, y0 = blockIdx.y * CONTOUR_TILE_H;
+  int tx = threadIdx.x, ty = threadIdx.y, lane = tx;
+  int x = x0 + tx, y = y0 + ty;
+  uint32_t id, code = 1, quad[4];
+  int cls = 0;
+
+  for (int i = ty * CONTOUR_TILE_W + tx;
+      i < (CONTOUR_TILE_H + 2 * CONTOUR_HALO) *
+      (CONTOUR_TILE_W + 2 * CONTOUR_HALO);
+      i += CONTOUR_TILE_W * CONTOUR_TILE_H) {
+    int sy = i / (CONTOUR_TILE_W + 2 * CONTOUR_HALO);
+    int sx = i % (CONTOUR_TILE_W + 2 * CONTOUR_HALO);
+    int gx = x0 + sx - CONTOUR_HALO, gy = y0 + sy - CONTOUR_HALO;
+
+    ids[sy][sx] = gx >= 0 && gy >= 0 && gx < p.width && gy < p.height ?
+        pixel_id (p.parent, (uint32_t) gy * p.width + gx) : 0;
+  }
+  __syncthreads ();
+
+  /* Border flags of the tile and one pixel around it. */
+  for (int i = ty * CONTOUR_TILE_W + tx;
+      i < (CONTOUR_TILE_H + 2) * (CONTOUR_TILE_W + 2);
+      i += CONTOUR_TILE_W * CONTOUR_TILE_H) {
+    int by = i / (CONTOUR_TILE_W + 2), bx = i % (CONTOUR_TILE_W + 2);
+    int sy = by + CONTOUR_HALO - 1, sx = bx + CONTOUR_HALO - 1;
+    uint32_t v = ids[sy][sx];
+
+    border[by][bx] = v != 0 && (ids[sy - 1][sx] != v ||
+        ids[sy + 1][sx] != v || ids[sy][sx - 1] != v || ids[sy][sx + 1] != v);
+  }
+  __syncthreads ();
+
+  id = ids[ty + CONTOUR_HALO][tx + CONTOUR_HALO];
+  if (x < p.width && y < p.height && border[ty + 1][tx + 1]) {
+    for (int dy = -1; dy <= 1; dy++)
+      for (int dx = -1; dx <= 1; dx++)
+        if ((dx || dy) && ids[ty + CONTOUR_HALO + dy][tx + CONTOUR_HALO + dx]
+            == id && border[ty + 1 + dy][tx + 1 + dx])
+          code += dx && dy ? 10 : 2;
+    cls = cip_label_perimeter_class (code);
+  }
+
+  /* The classes of a warp's pixels, summed per region by its first lane
+   * (every lane takes the ballots). */
+  {
+    uint32_t classes[3] = { __ballot_sync (FULL_WARP, cls == 1),
+      __ballot_sync (FULL_WARP, cls == 2), __ballot_sync (FULL_WARP, cls == 3)
+    };
+    uint32_t key = cls ? id : 0;
+    uint32_t peers = __match_any_sync (FULL_WARP, key);
+
+    if (key && lane == __ffs (peers) - 1)
+      for (int k = 0; k < 3; k++) {
+        uint32_t n = __popc (peers & classes[k]);
+
+        if (n)
+          atomicAdd (&p.regions[id - 1].perimeter_counts[k], n);
+      }
+  }
+
+  if (x > p.width || y > p.height)
+    return;
+  quad[0] = id;
+  quad[1] = ids[ty + CONTOUR_HALO - 1][tx + CONTOUR_HALO];
+  quad[2] = ids[ty + CONTOUR_HALO][tx + CONTOUR_HALO - 1];
+  quad[3] = ids[ty + CONTOUR_HALO - 1][tx + CONTOUR_HALO - 1];
+  for (int i = 0; i < 4; i++) {
+    uint32_t pattern = 0;
+    int j, contribution;
+
+    if (quad[i] == 0)
+      continue;
+    for (j = 0; j < i && quad[j] != quad[i]; j++);
+    if (j < i)
+      continue;                 /* counted at its first corner */
+    for (j = 0; j < 4; j++)
+      pattern |= (uint32_t) (quad[j] == quad[i]) << j;
+    contribution = cip_label_euler_quad (pattern);
+    if (contribution)
+      atomicAdd (&p.regions[quad[i] - 1].euler_quads, contribution);
+  }
+}
+
 /* 5. Regions kept by min_area, counted per chunk of REGION_THREADS. */
 __global__ void
 keep_count_kernel (LabelArgs p, uint32_t n_chunks)
@@ -1025,6 +1131,11 @@ finalize_kernel (LabelArgs p)
         } else {
           out->intensity_min = out->intensity_max = 0;
         }
+        for (int k = 0; k < 3; k++)
+          out->perimeter_counts[k] = (p.statistics & CIP_LABEL_CONTOURS) ?
+              a.perimeter_counts[k] : 0;
+        out->euler_quads = (p.statistics & CIP_LABEL_CONTOURS) ?
+            a.euler_quads : 0;
       }
     }
     __syncthreads ();
@@ -1158,6 +1269,12 @@ cip_label (const CipImage * mask, const CipImage * intensity,
   CIP_CUDA_TRY_LAUNCH (stream, "label resolve kernel");
   launch_stats (&p, dst != NULL && !p.filter, s);
   CIP_CUDA_TRY_LAUNCH (stream, "label stats kernel");
+  if (p.statistics & CIP_LABEL_CONTOURS) {
+    contours_kernel <<<dim3 (CIP_DIV_UP (p.width + 1, CONTOUR_TILE_W),
+            CIP_DIV_UP (p.height + 1, CONTOUR_TILE_H)),
+        dim3 (CONTOUR_TILE_W, CONTOUR_TILE_H), 0, s >>> (p);
+    CIP_CUDA_TRY_LAUNCH (stream, "label contours kernel");
+  }
   if (p.filter) {
     keep_count_kernel <<<region_grid, REGION_THREADS, 0, s >>> (p,
         n_region_blocks);

@@ -36,6 +36,8 @@ static const struct
   [CIP_PROP_INTENSITY_MEAN] = {"intensity_mean", 1, 0},
   [CIP_PROP_INTENSITY_MIN] = {"intensity_min", 1, CIP_LABEL_INTENSITY_RANGE},
   [CIP_PROP_ORIENTATION] = {"orientation", 1, CIP_LABEL_MOMENTS},
+  [CIP_PROP_PERIMETER] = {"perimeter", 1, CIP_LABEL_CONTOURS},
+  [CIP_PROP_EULER_NUMBER] = {"euler_number", 1, CIP_LABEL_CONTOURS},
 };
 
 const char *
@@ -163,6 +165,13 @@ cip_region_property_values (const CipRegion * r, CipRegionProperty prop,
         v[0] = b < 0 ? -M_PI / 4 : M_PI / 4;
       else
         v[0] = 0.5 * atan2 (-2 * b, c - a);
+      break;
+    case CIP_PROP_PERIMETER:
+      v[0] = r->perimeter_counts[0] + M_SQRT2 * r->perimeter_counts[1] +
+          (1 + M_SQRT2) / 2 * r->perimeter_counts[2];
+      break;
+    case CIP_PROP_EULER_NUMBER:
+      v[0] = r->euler_quads / 4.0;
       break;
     default:
       break;

@@ -109,6 +109,80 @@ paint (CipImage * dst, const uint32_t * labels)
   }
 }
 
+/* The id of (x, y) in @labels, 0 outside the image. */
+static uint32_t
+label_at (const uint32_t * labels, int w, int h, int x, int y)
+{
+  return x < 0 || y < 0 || x >= w || y >= h ? 0 : labels[(size_t) y * w + x];
+}
+
+/* CIP_LABEL_CONTOURS: perimeter classes of the border pixels, and the bit
+ * quads of every 2x2 window that touches the image (one pixel past each
+ * edge), for the regions of @labels (ids 1..n into @regions). */
+static CipStatus
+gather_contours (const uint32_t * labels, int w, int h, CipRegion * regions)
+{
+  uint8_t *border = calloc ((size_t) w * h, 1);
+  int x, y, dx, dy;
+
+  if (border == NULL)
+    return CIP_ERROR_OUT_OF_MEMORY;
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) {
+      uint32_t id = labels[(size_t) y * w + x];
+
+      border[(size_t) y * w + x] = id != 0 &&
+          (label_at (labels, w, h, x - 1, y) != id ||
+          label_at (labels, w, h, x + 1, y) != id ||
+          label_at (labels, w, h, x, y - 1) != id ||
+          label_at (labels, w, h, x, y + 1) != id);
+    }
+
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) {
+      uint32_t id = labels[(size_t) y * w + x], code = 1;
+      int cls;
+
+      if (!border[(size_t) y * w + x])
+        continue;
+      for (dy = -1; dy <= 1; dy++)
+        for (dx = -1; dx <= 1; dx++) {
+          int nx = x + dx, ny = y + dy;
+
+          if ((dx || dy) && label_at (labels, w, h, nx, ny) == id &&
+              border[(size_t) ny * w + nx])
+            code += dx && dy ? 10 : 2;
+        }
+      cls = cip_label_perimeter_class (code);
+      if (cls)
+        regions[id].perimeter_counts[cls - 1]++;
+    }
+
+  for (y = 0; y <= h; y++)
+    for (x = 0; x <= w; x++) {
+      uint32_t quad[4] = { label_at (labels, w, h, x, y),
+        label_at (labels, w, h, x, y - 1), label_at (labels, w, h, x - 1, y),
+        label_at (labels, w, h, x - 1, y - 1)
+      };
+      int i, j;
+
+      for (i = 0; i < 4; i++) {
+        uint32_t pattern = 0;
+
+        if (quad[i] == 0)
+          continue;
+        for (j = 0; j < i && quad[j] != quad[i]; j++);
+        if (j < i)
+          continue;             /* counted at its first corner */
+        for (j = 0; j < 4; j++)
+          pattern |= (uint32_t) (quad[j] == quad[i]) << j;
+        regions[quad[i]].euler_quads += cip_label_euler_quad (pattern);
+      }
+    }
+  free (border);
+  return CIP_OK;
+}
+
 CipStatus
 cip_ref_label (const CipImage * mask, const CipImage * intensity,
     const CipLabelParams * params, CipImage * dst, CipRegionTable * table,
@@ -186,6 +260,15 @@ cip_ref_label (const CipImage * mask, const CipImage * intensity,
       r->sum_yy += (uint64_t) y * y;
       r->sum_xy += (uint64_t) x * y;
     }
+  }
+
+  if ((params->statistics & CIP_LABEL_CONTOURS) &&
+      gather_contours (labels, w, h, regions) != CIP_OK) {
+    free (parent);
+    free (labels);
+    free (regions);
+    free (renumber);
+    return CIP_ERROR_OUT_OF_MEMORY;
   }
 
   for (i = 1; i <= n; i++) {
