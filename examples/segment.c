@@ -290,7 +290,7 @@ main (int argc, char **argv)
       "cudagray backend=%s ! cudablur name=blur backend=%s ! "
       "cudaotsu backend=%s ! "
       "cudamorph name=morph backend=%s operation=erode shape=disk ! "
-      "cudalabel name=label backend=%s ! "
+      "cudalabel name=label backend=%s roi-meta=true ! "
       "videoconvert ! pngenc ! multifilesink location=\"%s\"",
       quoted_uri, backend, backend, backend, backend, backend, quoted_output);
 

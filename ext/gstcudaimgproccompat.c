@@ -13,6 +13,10 @@
 
 #include "gstcudaimgproccompat.h"
 
+#if HAVE_GST_ANALYTICS
+#include <gst/analytics/analytics.h>
+#endif
+
 #if GST_CHECK_VERSION (1, 24, 0)
 
 GstCudaStream *
@@ -96,3 +100,39 @@ gst_cuda_imgproc_memory_get_stream (GstMemory * mem)
 }
 
 #endif
+
+gboolean
+gst_cuda_imgproc_have_analytics_meta (void)
+{
+  return HAVE_GST_ANALYTICS;
+}
+
+guint
+gst_cuda_imgproc_add_analytics_regions (GstBuffer * buffer, GQuark type,
+    const CipRegion * regions, guint n)
+{
+#if HAVE_GST_ANALYTICS
+  /* Sized for the regions at once: the meta keeps an order^2 relation
+   * matrix, regrown (and copied) each time it fills up. */
+  GstAnalyticsRelationMetaInitParams params = { MAX (n, 1),
+    MAX (n, 1) * 64
+  };
+  GstAnalyticsRelationMeta *meta;
+  /* 1.24 writes the handle whether asked for or not. */
+  GstAnalyticsODMtd od;
+  guint i;
+
+  if (n == 0)
+    return 0;
+  meta = gst_buffer_add_analytics_relation_meta_full (buffer, &params);
+  if (meta == NULL)
+    return 0;
+  for (i = 0; i < n; i++)
+    if (!gst_analytics_relation_meta_add_od_mtd (meta, type, regions[i].left,
+            regions[i].top, regions[i].width, regions[i].height, 1.0f, &od))
+      break;
+  return i;
+#else
+  return 0;
+#endif
+}

@@ -14,7 +14,11 @@
  * is ordered on that stream, and a reader either runs on the same stream
  * or waits for it.  Before 1.24 there are no such streams; the functions
  * below then say there is none, and the elements synchronize as they
- * always did. */
+ * always did.
+ *
+ * Since 1.24 a frame can carry what was found in it as a
+ * GstAnalyticsRelationMeta (libgstanalytics), which GStreamer's own
+ * elements (objectdetectionoverlay) read. */
 
 #ifndef __GST_CUDA_IMGPROC_COMPAT_H__
 #define __GST_CUDA_IMGPROC_COMPAT_H__
@@ -23,6 +27,8 @@
 #include <gst/video/video.h>
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudamemory.h>
+
+#include "cip.h"
 
 G_BEGIN_DECLS
 
@@ -47,6 +53,16 @@ GstMemory *gst_cuda_imgproc_memory_alloc (GstAllocator * allocator,
     const GstVideoInfo * info);
 /* The stream @mem's work is ordered on: NULL when it has none. */
 GstCudaStream *gst_cuda_imgproc_memory_get_stream (GstMemory * mem);
+
+/* Whether this GStreamer has the analytics meta (1.24+, built with
+ * libgstanalytics). */
+gboolean gst_cuda_imgproc_have_analytics_meta (void);
+
+/* One GstAnalyticsODMtd of @type per region of @regions (its bounding
+ * box, confidence 1) in @buffer's GstAnalyticsRelationMeta, made for
+ * them; the number added (0 without the analytics meta). */
+guint gst_cuda_imgproc_add_analytics_regions (GstBuffer * buffer,
+    GQuark type, const CipRegion * regions, guint n);
 
 G_END_DECLS
 

@@ -59,6 +59,7 @@
 
 #include "gstcudalabel.h"
 #include "gstcudaimgprocframe.h"
+#include "gstcudaimgproccompat.h"
 #include "gstcudaimgprocregions.h"
 #include "cip-ref.h"
 
@@ -110,6 +111,8 @@ enum
   PROP_PROPERTIES,
   PROP_MAX_REGIONS,
   PROP_ROI_META,
+  PROP_ANALYTICS_META,
+  PROP_MAX_REGION_METAS,
 };
 
 #define DEFAULT_MODE GST_CUDA_LABEL_MODE_COLOR
@@ -117,7 +120,11 @@ enum
 #define DEFAULT_MIN_AREA 0
 #define DEFAULT_POST_MESSAGES FALSE
 #define DEFAULT_MAX_REGIONS 100000
-#define DEFAULT_ROI_META TRUE
+/* Regions as GstAnalyticsODMtd where GStreamer has them (1.24+), else as
+ * GstVideoRegionOfInterestMeta. */
+#define DEFAULT_ANALYTICS_META (gst_cuda_imgproc_have_analytics_meta ())
+#define DEFAULT_ROI_META (!DEFAULT_ANALYTICS_META)
+#define DEFAULT_MAX_REGION_METAS 1000
 
 /* Regions the table holds before it first grows. */
 #define INITIAL_CAPACITY 1024
@@ -143,6 +150,8 @@ struct _GstCudaLabel
   GstCudaImgprocRegionProps props;
   guint max_regions;
   gboolean roi_meta;
+  gboolean analytics_meta;
+  guint max_region_metas;
 
   /* The region table: page-locked on the cuda backend.  It grows (and the
    * frame is labelled again) when a frame has more regions than ever. */
@@ -352,15 +361,52 @@ gst_cuda_label_class_init (GstCudaLabelClass * klass)
   /**
    * GstCudaLabel:roi-meta:
    *
-   * Attach a #GstVideoRegionOfInterestMeta per region of the table (at
-   * most `max-regions`).
+   * Attach a #GstVideoRegionOfInterestMeta per region (the first
+   * `max-region-metas`).  Default: on where GStreamer has no analytics
+   * meta (before 1.24), off where it has.
    *
    * Since: 0.2
    */
   g_object_class_install_property (gobject_class, PROP_ROI_META,
       g_param_spec_boolean ("roi-meta", "Region of interest metas",
-          "Attach a GstVideoRegionOfInterestMeta per region of the table",
-          DEFAULT_ROI_META, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          "Attach a GstVideoRegionOfInterestMeta per region (default: only "
+          "where GStreamer has no analytics meta)", DEFAULT_ROI_META,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+
+  /**
+   * GstCudaLabel:analytics-meta:
+   *
+   * Attach one GstAnalyticsODMtd per region (the first
+   * `max-region-metas`: its bounding box, type `cudalabel-region`,
+   * confidence 1) in a GstAnalyticsRelationMeta, which
+   * `objectdetectionoverlay` draws.  GStreamer 1.24 and later; before, it
+   * reads %FALSE and setting it does nothing.
+   *
+   * Since: 0.2
+   */
+  g_object_class_install_property (gobject_class, PROP_ANALYTICS_META,
+      g_param_spec_boolean ("analytics-meta", "Analytics metas",
+          "Attach a GstAnalyticsODMtd per region (GStreamer 1.24+)",
+          DEFAULT_ANALYTICS_META, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+
+  /**
+   * GstCudaLabel:max-region-metas:
+   *
+   * The most regions that get a meta of their own (`roi-meta`,
+   * `analytics-meta`): the first, in label order.  Each costs about a
+   * microsecond; the analytics meta also keeps a matrix of its entries'
+   * relations, whose size grows with their square.  The region table
+   * (`max-regions`) holds them all.
+   *
+   * Since: 0.2
+   */
+  g_object_class_install_property (gobject_class, PROP_MAX_REGION_METAS,
+      g_param_spec_uint ("max-region-metas", "Maximum region metas",
+          "Regions that get a meta of their own at most (the first, in "
+          "label order)", 0, G_MAXINT32, DEFAULT_MAX_REGION_METAS,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
 
   gst_cuda_imgproc_caps_add_pad_templates (element_class, "GRAY8",
@@ -391,6 +437,8 @@ gst_cuda_label_init (GstCudaLabel * self)
   self->post_messages = DEFAULT_POST_MESSAGES;
   self->max_regions = DEFAULT_MAX_REGIONS;
   self->roi_meta = DEFAULT_ROI_META;
+  self->analytics_meta = DEFAULT_ANALYTICS_META;
+  self->max_region_metas = DEFAULT_MAX_REGION_METAS;
   gst_cuda_imgproc_region_props_parse (&self->props,
       GST_CUDA_IMGPROC_DEFAULT_REGION_PROPS, NULL);
 }
@@ -431,6 +479,13 @@ gst_cuda_label_set_property (GObject * object, guint prop_id,
       break;
     case PROP_ROI_META:
       self->roi_meta = g_value_get_boolean (value);
+      break;
+    case PROP_ANALYTICS_META:
+      self->analytics_meta = g_value_get_boolean (value) &&
+          gst_cuda_imgproc_have_analytics_meta ();
+      break;
+    case PROP_MAX_REGION_METAS:
+      self->max_region_metas = g_value_get_uint (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -475,6 +530,12 @@ gst_cuda_label_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_ROI_META:
       g_value_set_boolean (value, self->roi_meta);
+      break;
+    case PROP_ANALYTICS_META:
+      g_value_set_boolean (value, self->analytics_meta);
+      break;
+    case PROP_MAX_REGION_METAS:
+      g_value_set_uint (value, self->max_region_metas);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -656,15 +717,18 @@ gst_cuda_label_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
   guint32 count = *self->table.count;
   guint32 n, dropped;
   GstCudaImgprocRegionProps props;
-  gboolean post, saturated, roi_meta;
+  gboolean post, saturated, roi_meta, analytics_meta;
+  guint n_metas;
   GstStructure *table, *s;
 
   GST_OBJECT_LOCK (self);
   self->n_regions = count;
   post = self->post_messages;
   roi_meta = self->roi_meta;
+  analytics_meta = self->analytics_meta;
   props = self->props;
   n = MIN (count, MIN (self->table.capacity, self->max_regions));
+  n_metas = MIN (n, self->max_region_metas);
   saturated = self->mode == GST_CUDA_LABEL_MODE_LABELS && count > G_MAXUINT16;
   GST_OBJECT_UNLOCK (self);
   dropped = count - n;
@@ -685,7 +749,10 @@ gst_cuda_label_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
   self->warned_dropped = dropped > 0;
 
   if (roi_meta)
-    add_roi_metas (outbuf, self->table.regions, n);
+    add_roi_metas (outbuf, self->table.regions, n_metas);
+  if (analytics_meta)
+    gst_cuda_imgproc_add_analytics_regions (outbuf, quarks.roi_type,
+        self->table.regions, n_metas);
   table = gst_cuda_imgproc_region_table_new (&props, self->table.regions, n);
   if (post) {
     s = gst_cuda_imgproc_frame_message_new ("cudalabel",

@@ -172,7 +172,11 @@ static const PropertyCase label_properties[] = {
       "\"label\\,area\\,bbox\\,centroid\\,intensity_mean\"", NULL, NULL,
       NULL},
   {"max-regions", G_TYPE_UINT, TRUE, "100000", "1", "2147483647", NULL},
-  {"roi-meta", G_TYPE_BOOLEAN, TRUE, "true", NULL, NULL, NULL},
+  /* Their defaults depend on the version (test_property_specs of
+   * cudalabel). */
+  {"roi-meta", G_TYPE_BOOLEAN, TRUE, NULL, NULL, NULL, NULL},
+  {"analytics-meta", G_TYPE_BOOLEAN, TRUE, NULL, NULL, NULL, NULL},
+  {"max-region-metas", G_TYPE_UINT, TRUE, "1000", "0", "2147483647", NULL},
 };
 
 static void

@@ -19,6 +19,10 @@
 
 #include "test-element.h"
 #include "gstcudaimgprocregions.h"
+
+#if CIP_TEST_HAVE_ANALYTICS
+#include <gst/analytics/analytics.h>
+#endif
 #include "cip-ref.h"
 
 /* What a GstVideoRegionOfInterestMeta of cudalabel, or a region of its
@@ -184,6 +188,19 @@ column_value (GBytes * column, guint i)
 
   memcpy (&v, &bits, sizeof (v));
   return v;
+}
+
+/* A harness of cudalabel with @props and a ROI meta per region, however
+ * many, which the tests read (the default depends on the version). */
+static GstHarness *
+label_harness_new (const gchar * props)
+{
+  gchar *all = g_strdup_printf ("roi-meta=true max-region-metas=%d %s",
+      G_MAXINT32, props ? props : "");
+  GstHarness *h = cip_test_harness_new ("cudalabel", all);
+
+  g_free (all);
+  return h;
 }
 
 static guint
@@ -429,7 +446,7 @@ GST_START_TEST (test_coins_labels)
 {
   GKeyFile *ini = cip_test_expected_file ("expected-label.ini");
   CipImage mask = cip_test_image_load ("label-coins-mask.pgm");
-  GstHarness *h = cip_test_harness_new ("cudalabel", "mode=labels");
+  GstHarness *h = label_harness_new ("mode=labels");
   GstElement *label = cip_test_harness_element (h, "cudalabel");
   GstBuffer *out;
   Region *regions;
@@ -480,7 +497,8 @@ GST_START_TEST (test_mean_intensity_end_to_end)
   const gchar *backend = cip_test_backend_name ();
   gchar *launch = g_strdup_printf ("cudaotsu backend=%s ! "
       "cudamorph backend=%s operation=erode shape=disk radius=2 ! "
-      "cudalabel backend=%s mode=labels", backend, backend, backend);
+      "cudalabel backend=%s mode=labels roi-meta=true", backend, backend,
+      backend);
   GstHarness *h = gst_harness_new_parse (launch);
   GstElement *label = cip_test_harness_element (h, "cudalabel");
   GKeyFile *ini = cip_test_expected_file ("expected-label.ini");
@@ -537,7 +555,7 @@ GST_START_TEST (test_coins_color)
 {
   GKeyFile *ini = cip_test_expected_file ("expected-label.ini");
   CipImage mask = cip_test_image_load ("label-coins-mask.pgm");
-  GstHarness *h = cip_test_harness_new ("cudalabel", NULL);
+  GstHarness *h = label_harness_new (NULL);
   Labelled ids = reference_label (&mask, NULL, MODE_LABELS, 8, 0);
   gboolean *seen = g_new0 (gboolean, ids.count + 1);
   gboolean background_seen = FALSE;
@@ -605,7 +623,7 @@ GST_START_TEST (test_passthrough)
 {
   GKeyFile *ini = cip_test_expected_file ("expected-label.ini");
   CipImage mask = cip_test_image_load ("label-coins-mask.pgm");
-  GstHarness *h = cip_test_harness_new ("cudalabel", "mode=passthrough");
+  GstHarness *h = label_harness_new ("mode=passthrough");
   GstBuffer *out;
   Region *regions;
   guint i;
@@ -640,7 +658,7 @@ GST_START_TEST (test_min_area_and_connectivity)
   };
   GKeyFile *ini = cip_test_expected_file ("expected-label.ini");
   CipImage mask = cip_test_image_load ("label-coins-mask.pgm");
-  GstHarness *h = cip_test_harness_new ("cudalabel", "mode=labels");
+  GstHarness *h = label_harness_new ("mode=labels");
   guint i;
 
   set_mask_caps (h, mask.width, mask.height);
@@ -686,8 +704,7 @@ GST_END_TEST;
  * timestamps, n-regions and the same table as the frame's metas. */
 GST_START_TEST (test_post_messages)
 {
-  GstHarness *h = cip_test_harness_new ("cudalabel",
-      "mode=labels post-messages=true");
+  GstHarness *h = label_harness_new ("mode=labels post-messages=true");
   GstBus *bus = cip_test_harness_add_bus (h);
   CipImage mask = cip_test_image_load ("label-coins-mask.pgm");
   CipImage frames[3];
@@ -813,7 +830,7 @@ GST_END_TEST;
 /* post-messages=false (the default): no element message. */
 GST_START_TEST (test_no_messages_by_default)
 {
-  GstHarness *h = cip_test_harness_new ("cudalabel", NULL);
+  GstHarness *h = label_harness_new (NULL);
   GstBus *bus = cip_test_harness_add_bus (h);
   CipImage mask = cip_test_image_load ("label-coins-mask.pgm");
   GstMessage *msg;
@@ -873,7 +890,7 @@ GST_START_TEST (test_table_grows)
     {400, 300, 8, 1600}, {400, 300, 150, 30000}, {400, 300, 1, 200},
     {400, 300, 150, 30000}, {41, 29, 15, 315}, {41, 29, 0, 0},
   };
-  GstHarness *h = cip_test_harness_new ("cudalabel", "mode=labels");
+  GstHarness *h = label_harness_new ("mode=labels");
   guint i;
 
   for (i = 0; i < G_N_ELEMENTS (frames); i++) {
@@ -910,8 +927,8 @@ GST_END_TEST;
 GST_START_TEST (test_more_than_65535_regions)
 {
   gint mode = __i__ ? MODE_COLOR : MODE_LABELS;
-  GstHarness *h = cip_test_harness_new ("cudalabel",
-      mode == MODE_COLOR ? "mode=color max-regions=131072" :
+  GstHarness *h = label_harness_new (mode == MODE_COLOR ?
+      "mode=color max-regions=131072" :
       "mode=labels max-regions=131072");
   GstBus *bus = cip_test_harness_add_bus (h);
   CipImage board = cip_test_image_new (512, 512, CIP_FORMAT_GRAY8, 0);
@@ -998,7 +1015,7 @@ GST_START_TEST (test_empty_and_full_frames)
   const gint *size = odd_sizes[__i__ / G_N_ELEMENTS (modes)];
   gint mode = __i__ % G_N_ELEMENTS (modes);
   gchar *props = g_strdup_printf ("mode=%s", modes[mode]);
-  GstHarness *h = cip_test_harness_new ("cudalabel", props);
+  GstHarness *h = label_harness_new (props);
   GstElement *label = cip_test_harness_element (h, "cudalabel");
   CipImage mask = cip_test_image_new (size[0], size[1], CIP_FORMAT_GRAY8, 5);
   guint8 value;
@@ -1046,7 +1063,7 @@ GST_START_TEST (test_odd_sizes_and_strides)
   const gint *size = odd_sizes[__i__ / G_N_ELEMENTS (modes)];
   gint mode = __i__ % G_N_ELEMENTS (modes);
   gchar *props = g_strdup_printf ("mode=%s", modes[mode]);
-  GstHarness *h = cip_test_harness_new ("cudalabel", props);
+  GstHarness *h = label_harness_new (props);
   CipImage mask = cip_test_image_new (size[0], size[1], CIP_FORMAT_GRAY8, 13);
   guint8 *p;
   gint connectivity;
@@ -1078,7 +1095,7 @@ GST_START_TEST (test_refuses_other_formats)
 {
   GstVideoFormat format = __i__ ? GST_VIDEO_FORMAT_GRAY16_LE :
       GST_VIDEO_FORMAT_RGBA;
-  GstHarness *h = cip_test_harness_new ("cudalabel", NULL);
+  GstHarness *h = label_harness_new (NULL);
 
   cip_test_assert_caps_refused (h, format, 16, 8);
   gst_harness_teardown (h);
@@ -1090,7 +1107,7 @@ GST_END_TEST;
  * pushed and n-regions stays as it was. */
 GST_START_TEST (test_short_buffer_is_an_error)
 {
-  GstHarness *h = cip_test_harness_new ("cudalabel", "post-messages=true");
+  GstHarness *h = label_harness_new ("post-messages=true");
   GstElement *label = cip_test_harness_element (h, "cudalabel");
   GstBus *bus = cip_test_harness_add_bus (h);
 
@@ -1152,6 +1169,17 @@ GST_START_TEST (test_property_specs)
           "post-messages")->flags & GST_PARAM_MUTABLE_PLAYING);
   spec = g_object_class_find_property (klass, "n-regions");
   fail_unless ((spec->flags & G_PARAM_READWRITE) == G_PARAM_READABLE);
+
+  /* Regions get GStreamer's analytics meta where it has one (1.24+), and
+   * a ROI meta otherwise. */
+  {
+    gboolean roi, analytics;
+
+    g_object_get (label, "roi-meta", &roi, "analytics-meta", &analytics,
+        NULL);
+    fail_unless (roi == !analytics);
+    fail_unless_equals_int (analytics, CIP_TEST_HAVE_ANALYTICS);
+  }
 
   gst_object_unref (label);
 }
@@ -1246,8 +1274,7 @@ GST_END_TEST;
 GST_START_TEST (test_regionprops_random)
 {
   gint connectivity = __i__ ? 4 : 8;
-  GstHarness *h = cip_test_harness_new ("cudalabel",
-      "mode=labels properties=" ALL_PROPERTIES);
+  GstHarness *h = label_harness_new ("mode=labels properties=" ALL_PROPERTIES);
   GKeyFile *ini = cip_test_expected_file ("expected-regionprops.ini");
   CipImage mask = cip_test_image_new (97, 61, CIP_FORMAT_GRAY8, 0);
   guint8 *bytes = g_malloc (97 * 61);
@@ -1311,8 +1338,8 @@ GST_END_TEST;
  * how many were left out, warns once; the label image holds them all. */
 GST_START_TEST (test_max_regions)
 {
-  GstHarness *h = cip_test_harness_new ("cudalabel",
-      "mode=labels connectivity=4 max-regions=1000 post-messages=true");
+  GstHarness *h = label_harness_new ("mode=labels connectivity=4 "
+      "max-regions=1000 post-messages=true");
   GstBus *bus = cip_test_harness_add_bus (h);
   CipImage board = cip_test_image_new (256, 256, CIP_FORMAT_GRAY8, 0);
   GstCudaImgprocRegionsMeta *meta;
@@ -1376,8 +1403,7 @@ GST_END_TEST;
  * and stream-time, and no CRITICAL (the check fixture fails on one). */
 GST_START_TEST (test_messages_without_time_segment)
 {
-  GstHarness *h = cip_test_harness_new ("cudalabel",
-      "mode=labels post-messages=true");
+  GstHarness *h = label_harness_new ("mode=labels post-messages=true");
   GstBus *bus = cip_test_harness_add_bus (h);
   CipImage mask = cip_test_image_load ("label-coins-mask.pgm");
   GstSegment segment;
@@ -1402,6 +1428,56 @@ GST_START_TEST (test_messages_without_time_segment)
 }
 
 GST_END_TEST;
+
+#if CIP_TEST_HAVE_ANALYTICS
+/* GStreamer 1.24+: one object detection per region, its bounding box, up
+ * to max-region-metas, in the frame's analytics relation meta. */
+GST_START_TEST (test_analytics_meta)
+{
+  GstHarness *h = cip_test_harness_new ("cudalabel",
+      "mode=labels max-region-metas=50");
+  CipImage mask = cip_test_image_load ("label-coins-mask.pgm");
+  Labelled ref = reference_label (&mask, NULL, MODE_LABELS, 8, 0);
+  GQuark type = g_quark_from_static_string ("cudalabel-region");
+  GstAnalyticsRelationMeta *meta;
+  GstAnalyticsODMtd od;
+  gpointer state = NULL;
+  GstBuffer *out;
+  guint n = 0;
+
+  set_mask_caps (h, mask.width, mask.height);
+  out = cip_test_push_pull (h, cip_test_buffer_new (&mask));
+  /* The default on this version: no ROI metas. */
+  fail_unless (gst_buffer_get_meta (out,
+          GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE) == NULL);
+  meta = gst_buffer_get_analytics_relation_meta (out);
+  fail_unless (meta != NULL);
+  fail_unless (ref.count > 50);
+  while (gst_analytics_relation_meta_iterate (meta, &state,
+          gst_analytics_od_mtd_get_mtd_type (), (GstAnalyticsMtd *) & od)) {
+    const Region *r = &ref.regions[n];
+    gint x, y, w, hh;
+    gfloat confidence;
+
+    fail_unless (gst_analytics_od_mtd_get_location (&od, &x, &y, &w, &hh,
+            &confidence));
+    fail_unless_equals_int (gst_analytics_od_mtd_get_obj_type (&od), type);
+    if ((guint) x != r->x || (guint) y != r->y || (guint) w != r->width ||
+        (guint) hh != r->height || confidence != 1.0f)
+      fail ("detection %u: %d,%d %dx%d (%g), region %u,%u %ux%u", n, x, y,
+          w, hh, confidence, r->x, r->y, r->width, r->height);
+    n++;
+  }
+  fail_unless_equals_int (n, 50);
+
+  gst_buffer_unref (out);
+  labelled_clear (&ref);
+  cip_test_image_free (&mask);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+#endif
 
 static Suite *
 cudalabel_suite (void)
@@ -1432,6 +1508,9 @@ cudalabel_suite (void)
   tcase_add_test (tc, test_properties_property);
   tcase_add_test (tc, test_max_regions);
   tcase_add_test (tc, test_messages_without_time_segment);
+#if CIP_TEST_HAVE_ANALYTICS
+  tcase_add_test (tc, test_analytics_meta);
+#endif
 
   return s;
 }
