@@ -22,6 +22,10 @@
 
 #include "gstcudaimgproccompat.h"
 
+#if CIP_TEST_HAVE_ANALYTICS
+#include <gst/analytics/analytics.h>
+#endif
+
 #include "cip-ref.h"
 #include "test-element.h"
 
@@ -858,13 +862,14 @@ typedef struct
 
 static const GeometryCase geometry_cases[] = {
   {"queue", TRUE},
-  {"videoflip video-direction=identity", TRUE},
   {"videoconvert", TRUE},
   {"videoflip video-direction=horiz", FALSE},
   {"videoflip video-direction=vert", FALSE},
   {"videoflip video-direction=90r", FALSE},
   {"videocrop left=3 top=2", FALSE},
-  {"videoscale ! video/x-raw,width=200,height=150", FALSE},
+  /* Nearest neighbour: the scaled mask stays 0 and 255. */
+  {"videoscale method=nearest-neighbour ! video/x-raw,width=200,height=150",
+      FALSE},
 };
 
 /* The `intensity_mean` column of the one cudalabel message of a run of
@@ -962,6 +967,129 @@ GST_START_TEST (test_intensity_follows_geometry)
 
 GST_END_TEST;
 
+#if CIP_TEST_HAVE_ANALYTICS
+/* ---- GStreamer's objectdetectionoverlay draws the regions (1.24+) ---- */
+
+/* The RGBA frame cudalabel paints for the coins mask, with @between
+ * after it, and its analytics meta's boxes (x, y, w, h) in @boxes. */
+static GstSample *
+overlay_run (const gchar * between, GArray * boxes)
+{
+  const gchar *backend = cip_test_backend_name ();
+  gchar *launch = g_strdup_printf ("appsrc name=src format=time "
+      "caps=video/x-raw,format=GRAY8,width=384,height=303,framerate=1/1 ! "
+      "cudaotsu backend=%s ! cudamorph backend=%s operation=erode "
+      "shape=disk radius=2 ! cudalabel backend=%s mode=color ! %s ! "
+      "appsink name=sink caps=video/x-raw,format=RGBA", backend, backend,
+      backend, between);
+  GstElement *pipeline = gst_parse_launch (launch, NULL);
+  GstElement *src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  CipImage coins = cip_test_image_load ("coins.pgm");
+  GstAnalyticsRelationMeta *meta;
+  GstAnalyticsODMtd od;
+  gpointer state = NULL;
+  GstSample *sample;
+
+  fail_unless (pipeline != NULL, "%s", launch);
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (src),
+          cip_test_buffer_new (&coins)), GST_FLOW_OK);
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+  sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+      30 * GST_SECOND);
+  fail_unless (sample != NULL, "%s: no frame", launch);
+  meta = gst_buffer_get_analytics_relation_meta (gst_sample_get_buffer
+      (sample));
+  fail_unless (meta != NULL, "%s: no analytics meta", launch);
+  while (gst_analytics_relation_meta_iterate (meta, &state,
+          gst_analytics_od_mtd_get_mtd_type (), (GstAnalyticsMtd *) & od)) {
+    gint box[4];
+    gfloat confidence;
+
+    fail_unless (gst_analytics_od_mtd_get_location (&od, &box[0], &box[1],
+            &box[2], &box[3], &confidence));
+    g_array_append_vals (boxes, box, 4);
+  }
+
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (src);
+  gst_object_unref (pipeline);
+  cip_test_image_free (&coins);
+  g_free (launch);
+  return sample;
+}
+
+/* Whether (x, y) is within @margin of the outline of box @b. */
+static gboolean
+near_outline (const gint * b, gint x, gint y, gint margin)
+{
+  gboolean in_x = x >= b[0] - margin && x <= b[0] + b[2] + margin;
+  gboolean in_y = y >= b[1] - margin && y <= b[1] + b[3] + margin;
+
+  return (in_x && (ABS (y - b[1]) <= margin ||
+          ABS (y - (b[1] + b[3])) <= margin)) ||
+      (in_y && (ABS (x - b[0]) <= margin || ABS (x - (b[0] + b[2])) <= margin));
+}
+
+/* objectdetectionoverlay draws the box of every region that cudalabel's
+ * analytics meta holds, and nothing away from them. */
+GST_START_TEST (test_objectdetectionoverlay_draws_regions)
+{
+  GArray *boxes = g_array_new (FALSE, FALSE, sizeof (gint));
+  GArray *plain_boxes = g_array_new (FALSE, FALSE, sizeof (gint));
+  GstSample *drawn = overlay_run ("videoconvert ! objectdetectionoverlay "
+      "draw-labels=false ! videoconvert", boxes);
+  GstSample *plain = overlay_run ("videoconvert", plain_boxes);
+  GstVideoFrame a, b;
+  GstVideoInfo info;
+  guint n = boxes->len / 4, i, changed = 0, outlined = 0;
+  gboolean *has_mark = g_new0 (gboolean, MAX (n, 1));
+  gint x, y;
+
+  fail_unless_equals_int (n, 77);
+  fail_unless_equals_int (plain_boxes->len, boxes->len);
+  fail_unless (gst_video_info_from_caps (&info, gst_sample_get_caps (drawn)));
+  fail_unless (gst_video_frame_map (&a, &info, gst_sample_get_buffer (drawn),
+          GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&b, &info, gst_sample_get_buffer (plain),
+          GST_MAP_READ));
+  for (y = 0; y < GST_VIDEO_INFO_HEIGHT (&info); y++)
+    for (x = 0; x < GST_VIDEO_INFO_WIDTH (&info); x++) {
+      const guint8 *pa = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&a, 0) +
+          y * GST_VIDEO_FRAME_PLANE_STRIDE (&a, 0) + 4 * x;
+      const guint8 *pb = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&b, 0) +
+          y * GST_VIDEO_FRAME_PLANE_STRIDE (&b, 0) + 4 * x;
+      gboolean near = FALSE;
+
+      if (memcmp (pa, pb, 3) == 0)
+        continue;
+      changed++;
+      for (i = 0; i < n; i++)
+        if (near_outline (&g_array_index (boxes, gint, 4 * i), x, y, 3)) {
+          has_mark[i] = near = TRUE;
+        }
+      fail_unless (near, "pixel %d,%d drawn away from every region", x, y);
+    }
+  for (i = 0; i < n; i++)
+    outlined += has_mark[i];
+  fail_unless (changed > 0);
+  fail_unless_equals_int (outlined, n);
+
+  gst_video_frame_unmap (&a);
+  gst_video_frame_unmap (&b);
+  gst_sample_unref (drawn);
+  gst_sample_unref (plain);
+  g_array_unref (boxes);
+  g_array_unref (plain_boxes);
+  g_free (has_mark);
+}
+
+GST_END_TEST;
+#endif
+
 static Suite *
 pipelines_suite (void)
 {
@@ -976,7 +1104,10 @@ pipelines_suite (void)
   TCase *nvjpeg = tcase_create ("nvjpeg");
   TCase *nvdec = tcase_create ("nvdec");
   TCase *geometry = tcase_create ("geometry");
-  TCase *cases[] = { launch, device, nvcodec, convertscale, nvjpeg, nvdec };
+  TCase *overlay = tcase_create ("overlay");
+  TCase *cases[] = { launch, device, nvcodec, convertscale, nvjpeg, nvdec,
+    geometry, overlay
+  };
   guint i;
 
   for (i = 0; i < G_N_ELEMENTS (cases); i++) {
@@ -1002,6 +1133,9 @@ pipelines_suite (void)
   tcase_add_test (nvdec, test_h264_decode_chain);
   tcase_add_loop_test (geometry, test_intensity_follows_geometry, 0,
       G_N_ELEMENTS (geometry_cases));
+#if CIP_TEST_HAVE_ANALYTICS
+  tcase_add_test (overlay, test_objectdetectionoverlay_draws_regions);
+#endif
   return s;
 }
 
