@@ -65,3 +65,24 @@ run chelsea-chain $(decode chelsea.png) ! video/x-raw,format=RGBA ! \
 gst-launch-1.0 -m $(decode coins.png) ! video/x-raw,format=GRAY8 ! \
   cudaotsu backend=$backend post-messages=true ! fakesink 2>&1 |
   sed -n 's/.*(element): cudaotsu, threshold=(uint)\([0-9]*\).*/  coins: Otsu threshold \1 (OpenCV: 107)/p'
+
+# The segmentation workflow: blur, Otsu, erosion by disk(2), labels in
+# scikit-image's label2rgb colours; its region table as CSV, the columns
+# regionprops_table names.
+segment="$(decode coins.png) ! video/x-raw,format=RGBA ! \
+  cudagray backend=$backend ! cudablur backend=$backend sigma=2 ! \
+  cudaotsu backend=$backend ! \
+  cudamorph backend=$backend operation=erode shape=disk radius=2 ! \
+  cudalabel backend=$backend properties=label,area,bbox,centroid,intensity_mean,perimeter,eccentricity"
+run coins-labels $segment
+if /usr/bin/python3 -c 'import gi, pandas' 2>/dev/null; then
+  /usr/bin/python3 "$top/examples/regionprops.py" --backend=$backend \
+    "$data/coins.png" "$out/coins-regionprops.csv"
+  echo "  wrote $out/coins-regionprops.csv ($(($(wc -l < "$out/coins-regionprops.csv") - 1)) regions)"
+fi
+# GStreamer 1.24+: the regions' boxes, drawn by GStreamer's own
+# objectdetectionoverlay from the analytics meta cudalabel attaches.
+if gst-inspect-1.0 --exists objectdetectionoverlay; then
+  run coins-boxes $segment ! videoconvert ! \
+    objectdetectionoverlay draw-labels=false
+fi
