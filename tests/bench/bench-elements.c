@@ -288,6 +288,16 @@ out:
  * labels painted in colour, region statistics. */
 #define SEED_CHAIN "cudagray ! cudablur sigma=2 ! cudaotsu ! cudamorph " \
   "operation=erode shape=disk radius=2 ! cudalabel"
+#define SEED_CHAIN_WITHOUT_LABEL "cudagray ! cudablur sigma=2 ! cudaotsu ! " \
+  "cudamorph operation=erode shape=disk radius=2"
+#define ALL_PROPERTIES "label,area,area_bbox,axis_major_length," \
+  "axis_minor_length,bbox,centroid,eccentricity,equivalent_diameter_area," \
+  "extent,intensity_max,intensity_mean,intensity_min,orientation," \
+  "perimeter,euler_number"
+#define LABEL_ROW(what, props) \
+  {"cudaotsu ! cudalabel " what ", CUDA memory", "GRAY8", SOURCE_CUDA, \
+      "cudaotsu ! cudalabel properties=" props \
+      " ! video/x-raw(memory:CUDAMemory)", NULL}
 
 static const Case gpu_cases[] = {
   {"cudagray, system memory", "RGBA", SOURCE_PINNED, GRAY_CHAIN, NULL},
@@ -351,6 +361,21 @@ static const Case gpu_cases[] = {
         " ! video/x-raw(memory:CUDAMemory)", NULL},
   {"seed workflow, system memory ends", "RGBA", SOURCE_PINNED, SEED_CHAIN
         " ! video/x-raw", NULL},
+  /* What the region table costs: the workflow without cudalabel, with its
+   * default table and messages, with every property. */
+  {"seed workflow without cudalabel, CUDA memory", "RGBA", SOURCE_CUDA,
+      SEED_CHAIN_WITHOUT_LABEL " ! video/x-raw(memory:CUDAMemory)", NULL},
+  {"seed workflow, messages on, CUDA memory", "RGBA", SOURCE_CUDA,
+      SEED_CHAIN " post-messages=true ! video/x-raw(memory:CUDAMemory)", NULL},
+  {"seed workflow, every property, messages on, CUDA memory", "RGBA",
+        SOURCE_CUDA, SEED_CHAIN " post-messages=true properties="
+      ALL_PROPERTIES " ! video/x-raw(memory:CUDAMemory)", NULL},
+  /* Each set of statistics on random masks (many regions). */
+  LABEL_ROW ("label,area", "label,area"),
+  LABEL_ROW ("+ moments", "label,area,axis_major_length,orientation"),
+  LABEL_ROW ("+ intensity range", "label,area,intensity_min,intensity_max"),
+  LABEL_ROW ("+ contours", "label,area,perimeter,euler_number"),
+  LABEL_ROW ("every property", ALL_PROPERTIES),
 };
 
 static const Case cpu_cases[] = {
