@@ -866,7 +866,8 @@ static const GeometryCase geometry_cases[] = {
   {"videoflip video-direction=horiz", FALSE},
   {"videoflip video-direction=vert", FALSE},
   {"videoflip video-direction=90r", FALSE},
-  {"videocrop left=3 top=2", FALSE},
+  /* videocrop crops system memory only. */
+  {"video/x-raw ! videocrop left=3 top=2", FALSE},
   /* Nearest neighbour: the scaled mask stays 0 and 255. */
   {"videoscale method=nearest-neighbour ! video/x-raw,width=200,height=150",
       FALSE},
