@@ -143,7 +143,7 @@ cip_label_perimeter_class (uint32_t code)
  * right, 2 bottom left, 3 top left): +1 for one pixel, -1 for three, -2
  * for a diagonal pair (Gray's bit quads). */
 CIP_HOST_DEVICE int
-cip_label_euler_quad (uint32_t pattern)
+cip_label_euler_pattern (uint32_t pattern)
 {
   switch (pattern) {
     case 1:
@@ -162,6 +162,25 @@ cip_label_euler_quad (uint32_t pattern)
     default:
       return 0;
   }
+}
+
+/* What the quad of ids @quad (in the bit order above) adds to the region
+ * of its corner @corner: 0 for background, and for a region already met
+ * at an earlier corner (each region of a quad counts once). */
+CIP_HOST_DEVICE int
+cip_label_euler_quad (const uint32_t * quad, int corner)
+{
+  uint32_t pattern = 0;
+  int j;
+
+  if (quad[corner] == 0)
+    return 0;
+  for (j = 0; j < corner; j++)
+    if (quad[j] == quad[corner])
+      return 0;
+  for (j = 0; j < 4; j++)
+    pattern |= (uint32_t) (quad[j] == quad[corner]) << j;
+  return cip_label_euler_pattern (pattern);
 }
 
 #endif /* __CIP_LABEL_H__ */

@@ -1049,17 +1049,8 @@ contours_kernel (LabelArgs p)
   quad[2] = ids[ty + CONTOUR_HALO][tx + CONTOUR_HALO - 1];
   quad[3] = ids[ty + CONTOUR_HALO - 1][tx + CONTOUR_HALO - 1];
   for (int i = 0; i < 4; i++) {
-    uint32_t pattern = 0;
-    int j, contribution;
+    int contribution = cip_label_euler_quad (quad, i);
 
-    if (quad[i] == 0)
-      continue;
-    for (j = 0; j < i && quad[j] != quad[i]; j++);
-    if (j < i)
-      continue;                 /* counted at its first corner */
-    for (j = 0; j < 4; j++)
-      pattern |= (uint32_t) (quad[j] == quad[i]) << j;
-    contribution = cip_label_euler_quad (pattern);
     if (contribution)
       atomicAdd (&p.regions[quad[i] - 1].euler_quads, contribution);
   }

@@ -164,20 +164,10 @@ gather_contours (const uint32_t * labels, int w, int h, CipRegion * regions)
         label_at (labels, w, h, x, y - 1), label_at (labels, w, h, x - 1, y),
         label_at (labels, w, h, x - 1, y - 1)
       };
-      int i, j;
+      int i;
 
-      for (i = 0; i < 4; i++) {
-        uint32_t pattern = 0;
-
-        if (quad[i] == 0)
-          continue;
-        for (j = 0; j < i && quad[j] != quad[i]; j++);
-        if (j < i)
-          continue;             /* counted at its first corner */
-        for (j = 0; j < 4; j++)
-          pattern |= (uint32_t) (quad[j] == quad[i]) << j;
-        regions[quad[i]].euler_quads += cip_label_euler_quad (pattern);
-      }
+      for (i = 0; i < 4; i++)
+        regions[quad[i]].euler_quads += cip_label_euler_quad (quad, i);
     }
   free (border);
   return CIP_OK;
