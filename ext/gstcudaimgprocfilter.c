@@ -597,33 +597,17 @@ gst_cuda_imgproc_filter_transform (GstBaseTransform * trans,
       inbuf, outbuf);
 }
 
-static gboolean
-tags_within (GType api, const gchar * const *allowed)
-{
-  const gchar *const *tags = gst_meta_api_type_get_tags (api);
-
-  for (; tags && *tags; tags++)
-    if (!g_strv_contains (allowed, *tags))
-      return FALSE;
-  return TRUE;
-}
-
-/* An element that reads the intensity frame is where it ends.  Metas that
- * depend on the frame's geometry alone (video, orientation and size tags)
- * stay valid: no element here moves pixels or changes the frame size.
- * Any other tag (colorspace, a custom one) may no longer hold. */
+/* An element that reads the intensity frame is where it ends; other metas
+ * stay where no element here could invalidate them. */
 static gboolean
 gst_cuda_imgproc_filter_transform_meta (GstBaseTransform * trans,
     GstBuffer * outbuf, GstMeta * meta, GstBuffer * inbuf)
 {
   GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (trans);
-  static const gchar *geometry_tags[] = { GST_META_TAG_VIDEO_STR,
-    GST_META_TAG_VIDEO_ORIENTATION_STR, GST_META_TAG_VIDEO_SIZE_STR, NULL
-  };
 
   if (meta->info->api == GST_CUDA_IMGPROC_INTENSITY_META_API_TYPE)
     return !klass->reads_intensity;
-  return tags_within (meta->info->api, geometry_tags);
+  return gst_cuda_imgproc_meta_survives_filter (meta);
 }
 
 /* Held input frames go back upstream at the end of a stream or a flush. */

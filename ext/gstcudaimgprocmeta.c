@@ -105,3 +105,17 @@ gst_buffer_add_cuda_imgproc_intensity_meta (GstBuffer * buffer,
   meta->info = *info;
   return meta;
 }
+
+gboolean
+gst_cuda_imgproc_meta_survives_filter (GstMeta * meta)
+{
+  static const gchar *geometry_tags[] = { GST_META_TAG_VIDEO_STR,
+    GST_META_TAG_VIDEO_ORIENTATION_STR, GST_META_TAG_VIDEO_SIZE_STR, NULL
+  };
+  const gchar *const *tags = gst_meta_api_type_get_tags (meta->info->api);
+
+  for (; tags && *tags; tags++)
+    if (!g_strv_contains (geometry_tags, *tags))
+      return FALSE;
+  return TRUE;
+}

@@ -22,9 +22,11 @@ G_BEGIN_DECLS
  * @info: its layout
  *
  * Travels with a mask: `cudaotsu` and `cudamask` attach their gray input
- * frame to each mask they output, elements that transform masks pass it on
- * (it has no tags, so #GstBaseTransform copies it), and `cudalabel`
- * averages that frame's values per region.
+ * frame to each mask they output, elements that transform masks pass it on,
+ * and `cudalabel` averages that frame's values per region.  It is tagged
+ * with the video geometry (video, orientation, size): elements that move
+ * pixels (videoflip, videoscale, videocrop) drop it, the plugin's elements
+ * and those that only change values keep it.
  *
  * Since: 0.1
  */
@@ -50,6 +52,12 @@ GstCudaImgprocIntensityMeta *gst_buffer_add_cuda_imgproc_intensity_meta
 #define gst_buffer_get_cuda_imgproc_intensity_meta(b) \
   ((GstCudaImgprocIntensityMeta *) gst_buffer_get_meta ((b), \
       GST_CUDA_IMGPROC_INTENSITY_META_API_TYPE))
+
+/* Whether @meta stays valid through one of the plugin's elements: untagged,
+ * or tagged only with the frame's geometry (video, orientation, size),
+ * which no element here changes.  Any other tag (colorspace, a custom one)
+ * may no longer hold. */
+gboolean gst_cuda_imgproc_meta_survives_filter (GstMeta * meta);
 
 G_END_DECLS
 

@@ -16,6 +16,10 @@
 #include <gst/video/video.h>
 
 #include "gstcudaimgprocregions.h"
+#include "cip-ref.h"
+
+GST_DEBUG_CATEGORY_EXTERN (gst_cuda_imgproc_filter_debug);
+#define GST_CAT_DEFAULT gst_cuda_imgproc_filter_debug
 
 gboolean
 gst_cuda_imgproc_region_props_parse (GstCudaImgprocRegionProps * props,
@@ -120,6 +124,151 @@ gst_cuda_imgproc_region_table_new (const GstCudaImgprocRegionProps * props,
   }
   g_bytes_unref (all);
   return table;
+}
+
+void
+gst_cuda_imgproc_region_table_free (CipRegionTable * table,
+    CipStream * stream)
+{
+  if (stream) {
+    cip_host_free (table->regions, stream);
+    cip_host_free (table->count, stream);
+  } else {
+    g_free (table->regions);
+    g_free (table->count);
+  }
+  memset (table, 0, sizeof (*table));
+}
+
+CipStatus
+gst_cuda_imgproc_region_table_reserve (CipRegionTable * table,
+    guint32 capacity, CipStream * stream)
+{
+  CipStatus status = CIP_OK;
+
+  if (table->count && table->capacity >= capacity)
+    return CIP_OK;
+
+  gst_cuda_imgproc_region_table_free (table, stream);
+  GST_DEBUG ("region table of %u entries", capacity);
+  if (stream) {
+    status = cip_host_alloc ((void **) &table->regions,
+        (size_t) capacity * sizeof (CipRegion), stream);
+    if (status == CIP_OK)
+      status = cip_host_alloc ((void **) &table->count, sizeof (uint32_t),
+          stream);
+  } else {
+    table->regions = g_try_new (CipRegion, capacity);
+    table->count = g_new0 (uint32_t, 1);
+    if (table->regions == NULL)
+      status = CIP_ERROR_OUT_OF_MEMORY;
+  }
+  if (status != CIP_OK) {
+    gst_cuda_imgproc_region_table_free (table, stream);
+    return status;
+  }
+  table->capacity = capacity;
+  *table->count = 0;
+  return CIP_OK;
+}
+
+/* Regions the table holds before it first grows. */
+#define INITIAL_CAPACITY 1024
+
+static CipStatus
+label_once (CipRegionTable * table, const CipImage * mask,
+    const CipImage * intensity, const CipLabelParams * params,
+    CipImage * dst, CipStream * stream)
+{
+  CipStatus status;
+
+  if (stream == NULL)
+    return cip_ref_label (mask, intensity, params, dst, table, NULL);
+  status = cip_label (mask, intensity, params, dst, table, stream);
+  if (status == CIP_OK)
+    status = cip_stream_synchronize (stream);
+  return status;
+}
+
+CipStatus
+gst_cuda_imgproc_region_table_label (CipRegionTable * table,
+    guint max_regions, const CipImage * mask, const CipImage * intensity,
+    const CipLabelParams * params, CipImage * dst, CipStream * stream)
+{
+  CipStatus status = gst_cuda_imgproc_region_table_reserve (table,
+      MIN (INITIAL_CAPACITY, max_regions), stream);
+
+  if (status == CIP_OK)
+    status = label_once (table, mask, intensity, params, dst, stream);
+  if (status == CIP_OK && *table->count > table->capacity &&
+      table->capacity < max_regions) {
+    status = gst_cuda_imgproc_region_table_reserve (table,
+        MIN (*table->count + *table->count / 4, max_regions), stream);
+    if (status == CIP_OK)
+      status = label_once (table, mask, intensity, params, dst, stream);
+  }
+  return status;
+}
+
+/* Names of the per-region metas and fields, interned once: a frame may
+ * carry thousands of regions, and interning them per region doubled the
+ * cost of attaching the metas. */
+static struct
+{
+  GQuark region_type, stats, label, area, centroid_x, centroid_y;
+  GQuark mean_intensity;
+} quarks;
+
+static void
+intern_quarks (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done)) {
+    quarks.stats = g_quark_from_static_string ("region-stats");
+    quarks.label = g_quark_from_static_string ("label");
+    quarks.area = g_quark_from_static_string ("area");
+    quarks.centroid_x = g_quark_from_static_string ("centroid-x");
+    quarks.centroid_y = g_quark_from_static_string ("centroid-y");
+    quarks.mean_intensity = g_quark_from_static_string ("mean-intensity");
+    quarks.region_type = g_quark_from_static_string ("cudalabel-region");
+    g_once_init_leave (&done, 1);
+  }
+}
+
+GQuark
+gst_cuda_imgproc_region_type (void)
+{
+  intern_quarks ();
+  return quarks.region_type;
+}
+
+void
+gst_cuda_imgproc_regions_add_roi_metas (GstBuffer * buffer,
+    const CipRegion * regions, guint n)
+{
+  guint i;
+
+  intern_quarks ();
+  for (i = 0; i < n; i++) {
+    const CipRegion *region = &regions[i];
+    GstVideoRegionOfInterestMeta *roi;
+    gdouble area = region->area;
+    GstStructure *s;
+
+    roi = gst_buffer_add_video_region_of_interest_meta_id (buffer,
+        quarks.region_type, region->left, region->top, region->width,
+        region->height);
+    roi->id = (gint) region->label;
+    s = gst_structure_new_id (quarks.stats,
+        quarks.label, G_TYPE_UINT, region->label,
+        quarks.area, G_TYPE_UINT, region->area,
+        quarks.centroid_x, G_TYPE_DOUBLE, region->sum_x / area,
+        quarks.centroid_y, G_TYPE_DOUBLE, region->sum_y / area,
+        quarks.mean_intensity, G_TYPE_DOUBLE, region->sum_intensity / area,
+        NULL);
+    gst_video_region_of_interest_meta_add_param (roi, s);
+  }
 }
 
 GType

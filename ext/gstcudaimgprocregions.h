@@ -49,6 +49,33 @@ gchar *gst_cuda_imgproc_region_props_to_string (const
 GstStructure *gst_cuda_imgproc_region_table_new (const
     GstCudaImgprocRegionProps * props, const CipRegion * regions, guint n);
 
+/* The table cip_label() writes, of at least @capacity regions:
+ * page-locked with a stream (the kernels write it directly), else in
+ * system memory.  Kept when it is large enough already. */
+CipStatus gst_cuda_imgproc_region_table_reserve (CipRegionTable * table,
+    guint32 capacity, CipStream * stream);
+void gst_cuda_imgproc_region_table_free (CipRegionTable * table,
+    CipStream * stream);
+
+/* Labels @mask into @table (cip_label() on @stream, then waits for it;
+ * cip_ref_label() without a stream).  A frame with more regions than the
+ * table ever held grows it, up to @max_regions, and is labelled again:
+ * the table is allocated only when the count reaches a new high. */
+CipStatus gst_cuda_imgproc_region_table_label (CipRegionTable * table,
+    guint max_regions, const CipImage * mask, const CipImage * intensity,
+    const CipLabelParams * params, CipImage * dst, CipStream * stream);
+
+/* The type of the regions' own metas (ROI and object detection),
+ * "cudalabel-region". */
+#define GST_CUDA_IMGPROC_REGION_TYPE (gst_cuda_imgproc_region_type ())
+GQuark gst_cuda_imgproc_region_type (void);
+
+/* One GstVideoRegionOfInterestMeta per region of @regions: its box, id
+ * the label, with a `region-stats` parameter (label, area, centroid-x,
+ * centroid-y, mean-intensity). */
+void gst_cuda_imgproc_regions_add_roi_metas (GstBuffer * buffer,
+    const CipRegion * regions, guint n);
+
 /**
  * GstCudaImgprocRegionsMeta:
  * @meta: the parent #GstMeta

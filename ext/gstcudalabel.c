@@ -126,9 +126,6 @@ enum
 #define DEFAULT_ROI_META (!DEFAULT_ANALYTICS_META)
 #define DEFAULT_MAX_REGION_METAS 1000
 
-/* Regions the table holds before it first grows. */
-#define INITIAL_CAPACITY 1024
-
 static const gchar *const input_formats[] = { "GRAY8", NULL };
 
 static const gchar *const mode_formats[][2] = {
@@ -199,14 +196,6 @@ gst_cuda_label_connectivity_get_type (void)
   return type;
 }
 
-/* Names of the per-region metas and fields, interned once: a frame may
- * carry thousands of regions, and interning them per region doubled the
- * cost of attaching the metas. */
-static struct
-{
-  GQuark roi_type, stats, label, area, centroid_x, centroid_y, mean_intensity;
-} quarks;
-
 G_DEFINE_TYPE_WITH_CODE (GstCudaLabel, gst_cuda_label,
     GST_TYPE_CUDA_IMGPROC_FILTER,
     GST_DEBUG_CATEGORY_INIT (gst_cuda_label_debug, "cudalabel", 0,
@@ -238,14 +227,6 @@ gst_cuda_label_class_init (GstCudaLabelClass * klass)
 
   gobject_class->set_property = gst_cuda_label_set_property;
   gobject_class->get_property = gst_cuda_label_get_property;
-
-  quarks.roi_type = g_quark_from_static_string ("cudalabel-region");
-  quarks.stats = g_quark_from_static_string ("region-stats");
-  quarks.label = g_quark_from_static_string ("label");
-  quarks.area = g_quark_from_static_string ("area");
-  quarks.centroid_x = g_quark_from_static_string ("centroid-x");
-  quarks.centroid_y = g_quark_from_static_string ("centroid-y");
-  quarks.mean_intensity = g_quark_from_static_string ("mean-intensity");
 
   /**
    * GstCudaLabel:mode:
@@ -556,67 +537,6 @@ gst_cuda_label_get_output_formats (GstCudaImgprocFilter * filter)
   return mode_formats[mode];
 }
 
-static void
-table_free (GstCudaLabel * self, CipStream * stream)
-{
-  if (stream) {
-    cip_host_free (self->table.regions, stream);
-    cip_host_free (self->table.count, stream);
-  } else {
-    g_free (self->table.regions);
-    g_free (self->table.count);
-  }
-  memset (&self->table, 0, sizeof (self->table));
-}
-
-/* A table of at least @capacity regions: page-locked with a stream, where
- * the kernels write it directly. */
-static CipStatus
-table_reserve (GstCudaLabel * self, guint32 capacity, CipStream * stream)
-{
-  CipStatus status = CIP_OK;
-
-  if (self->table.count && self->table.capacity >= capacity)
-    return CIP_OK;
-
-  table_free (self, stream);
-  GST_DEBUG_OBJECT (self, "region table of %u entries", capacity);
-  if (stream) {
-    status = cip_host_alloc ((void **) &self->table.regions,
-        (size_t) capacity * sizeof (CipRegion), stream);
-    if (status == CIP_OK)
-      status = cip_host_alloc ((void **) &self->table.count,
-          sizeof (uint32_t), stream);
-  } else {
-    self->table.regions = g_try_new (CipRegion, capacity);
-    self->table.count = g_new0 (uint32_t, 1);
-    if (self->table.regions == NULL)
-      status = CIP_ERROR_OUT_OF_MEMORY;
-  }
-  if (status != CIP_OK) {
-    table_free (self, stream);
-    return status;
-  }
-  self->table.capacity = capacity;
-  *self->table.count = 0;
-  return CIP_OK;
-}
-
-static CipStatus
-label_once (const CipImage * mask, const CipImage * intensity,
-    const CipLabelParams * params, CipImage * dst, CipRegionTable * table,
-    CipStream * stream)
-{
-  CipStatus status;
-
-  if (stream == NULL)
-    return cip_ref_label (mask, intensity, params, dst, table, NULL);
-  status = cip_label (mask, intensity, params, dst, table, stream);
-  if (status == CIP_OK)
-    status = cip_stream_synchronize (stream);
-  return status;
-}
-
 /* The mask's rows into @dst (passthrough mode). */
 static CipStatus
 copy_mask (const CipImage * src, CipImage * dst, CipStream * stream)
@@ -652,60 +572,11 @@ gst_cuda_label_process (GstCudaImgprocFilter * filter, const CipImage * src,
   /* The negotiated format decides: GRAY8 is the mask passed through. */
   label_dst = dst->format == CIP_FORMAT_GRAY8 ? NULL : dst;
 
-  status = table_reserve (self, MIN (INITIAL_CAPACITY, max_regions), stream);
-  if (status == CIP_OK)
-    status = label_once (src, intensity, &params, label_dst, &self->table,
-        stream);
-  /* More regions than ever before, and fewer than max-regions: a table
-   * that holds them, and the frame again (allocation happens only when the
-   * count hits a new high, never past max-regions). */
-  if (status == CIP_OK && *self->table.count > self->table.capacity &&
-      self->table.capacity < max_regions) {
-    status = table_reserve (self, MIN (*self->table.count +
-            *self->table.count / 4, max_regions), stream);
-    if (status == CIP_OK)
-      status = label_once (src, intensity, &params, label_dst, &self->table,
-          stream);
-  }
+  status = gst_cuda_imgproc_region_table_label (&self->table, max_regions,
+      src, intensity, &params, label_dst, stream);
   if (status == CIP_OK && label_dst == NULL)
     status = copy_mask (src, dst, stream);
   return status;
-}
-
-/* The statistics of @region as fields of @s. */
-static void
-set_region_fields (GstStructure * s, const CipRegion * region)
-{
-  double area = region->area;
-
-  gst_structure_id_set (s,
-      quarks.label, G_TYPE_UINT, region->label,
-      quarks.area, G_TYPE_UINT, region->area,
-      quarks.centroid_x, G_TYPE_DOUBLE, (double) region->sum_x / area,
-      quarks.centroid_y, G_TYPE_DOUBLE, (double) region->sum_y / area,
-      quarks.mean_intensity, G_TYPE_DOUBLE,
-      (double) region->sum_intensity / area, NULL);
-}
-
-/* One ROI meta per region of the table, with its statistics. */
-static void
-add_roi_metas (GstBuffer * outbuf, const CipRegion * regions, guint n)
-{
-  guint i;
-
-  for (i = 0; i < n; i++) {
-    const CipRegion *region = &regions[i];
-    GstVideoRegionOfInterestMeta *roi;
-    GstStructure *s;
-
-    roi = gst_buffer_add_video_region_of_interest_meta_id (outbuf,
-        quarks.roi_type, region->left, region->top, region->width,
-        region->height);
-    roi->id = (gint) region->label;
-    s = gst_structure_new_id_empty (quarks.stats);
-    set_region_fields (s, region);
-    gst_video_region_of_interest_meta_add_param (roi, s);
-  }
 }
 
 static void
@@ -749,10 +620,11 @@ gst_cuda_label_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
   self->warned_dropped = dropped > 0;
 
   if (roi_meta)
-    add_roi_metas (outbuf, self->table.regions, n_metas);
+    gst_cuda_imgproc_regions_add_roi_metas (outbuf, self->table.regions,
+        n_metas);
   if (analytics_meta)
-    gst_cuda_imgproc_add_analytics_regions (outbuf, quarks.roi_type,
-        self->table.regions, n_metas);
+    gst_cuda_imgproc_add_analytics_regions (outbuf,
+        GST_CUDA_IMGPROC_REGION_TYPE, self->table.regions, n_metas);
   table = gst_cuda_imgproc_region_table_new (&props, self->table.regions, n);
   if (post) {
     s = gst_cuda_imgproc_frame_message_new ("cudalabel",
@@ -769,5 +641,6 @@ gst_cuda_label_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
 static void
 gst_cuda_label_release (GstCudaImgprocFilter * filter, CipStream * stream)
 {
-  table_free (GST_CUDA_LABEL (filter), stream);
+  gst_cuda_imgproc_region_table_free (&GST_CUDA_LABEL (filter)->table,
+      stream);
 }
