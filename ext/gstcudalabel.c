@@ -21,19 +21,23 @@
  * colour, as scikit-image's `label2rgb` paints it, background black), the
  * label ids as GRAY16_LE, or the mask itself.
  *
- * Every output frame carries one #GstVideoRegionOfInterestMeta per region
- * (roi type `cudalabel-region`, id the label, the bounding box as its
- * rectangle) with a `region-stats` parameter structure:
+ * Every output frame carries its region table as one
+ * #GstCudaImgprocRegionsMeta: a `regionprops` structure with one field a
+ * column of scikit-image's `regionprops_table` (`label`, `area`, `bbox-0`
+ * ... `bbox-3`, `centroid-0`, `centroid-1`, `intensity_mean` by default;
+ * see `properties`), each a #GBytes of little-endian float64, one value a
+ * region in label order.  With `post-messages=true` the same table is
+ * posted as the `regionprops` field of a `cudalabel` element message,
+ * with `timestamp`, `duration`, `stream-time` and `running-time` (in a
+ * TIME segment), `n-regions` and `n-dropped`.
  *
- * - `label` (#guint), `area` (#guint, pixels)
- * - `centroid-x`, `centroid-y` (#gdouble, pixels)
- * - `mean-intensity` (#gdouble)
- *
- * With `post-messages=true` the same table is posted on the bus as a
- * `cudalabel` element message, with `timestamp`, `stream-time`,
- * `running-time`, `duration`, `n-regions` and `regions`, a #GstValueArray
- * of `region` structures holding the fields above plus `x`, `y`, `width`
- * and `height`.
+ * The first `max-region-metas` regions also get a meta of their own: a
+ * GstAnalyticsODMtd in a GstAnalyticsRelationMeta (GStreamer 1.24+,
+ * `analytics-meta`), which `objectdetectionoverlay` draws, or a
+ * #GstVideoRegionOfInterestMeta (`roi-meta`, the default before 1.24):
+ * roi type `cudalabel-region`, id the label, the bounding box as its
+ * rectangle, with a `region-stats` parameter structure (`label`, `area`,
+ * `centroid-x`, `centroid-y`, `mean-intensity`).
  *
  * The mean intensity is that of the gray frame a mask was made from:
  * `cudaotsu` and `cudamask` attach their gray input to each mask
