@@ -376,6 +376,11 @@ static const Case gpu_cases[] = {
   LABEL_ROW ("+ intensity range", "label,area,intensity_min,intensity_max"),
   LABEL_ROW ("+ contours", "label,area,perimeter,euler_number"),
   LABEL_ROW ("every property", ALL_PROPERTIES),
+  /* Without a meta per region: the table alone. */
+  LABEL_ROW ("default table, no per-region metas",
+      "label,area,bbox,centroid,intensity_mean max-region-metas=0"),
+  LABEL_ROW ("label,area, no per-region metas",
+      "label,area max-region-metas=0"),
 };
 
 static const Case cpu_cases[] = {
