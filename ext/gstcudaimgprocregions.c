@@ -25,9 +25,10 @@ gboolean
 gst_cuda_imgproc_region_props_parse (GstCudaImgprocRegionProps * props,
     const gchar * names, gchar ** error_name)
 {
-  GstCudaImgprocRegionProps parsed = { {0}, 0, 0, 0 };
+  GstCudaImgprocRegionProps parsed = { {0}, 0, {0}, 0, 0 };
   gchar **tokens = g_strsplit (names ? names : "", ",", -1);
   gboolean seen[CIP_N_PROPS] = { FALSE };
+  guint n_columns, k;
   gchar **t;
 
   for (t = tokens; *t; t++) {
@@ -45,8 +46,15 @@ gst_cuda_imgproc_region_props_parse (GstCudaImgprocRegionProps * props,
     }
     seen[prop] = TRUE;
     parsed.props[parsed.n_props++] = prop;
-    parsed.n_columns += cip_region_property_columns (prop);
     parsed.statistics |= cip_region_property_statistics (prop);
+    n_columns = cip_region_property_columns (prop);
+    for (k = 0; k < n_columns; k++) {
+      gchar *column = n_columns == 1 ? g_strdup (name) :
+          g_strdup_printf ("%s-%u", name, k);
+
+      parsed.columns[parsed.n_columns++] = g_quark_from_string (column);
+      g_free (column);
+    }
   }
   g_strfreev (tokens);
   *props = parsed;
@@ -108,17 +116,14 @@ gst_cuda_imgproc_region_table_new (const GstCudaImgprocRegionProps * props,
         columns[(gsize) (first + k) * n + r] = values[k];
     }
     for (k = 0; k < n_columns; k++) {
-      const gchar *name = cip_region_property_name (prop);
-      gchar *column_name = n_columns == 1 ? g_strdup (name) :
-          g_strdup_printf ("%s-%u", name, k);
       GValue column = G_VALUE_INIT;
 
       to_little_endian (&columns[(gsize) (first + k) * n], n);
       g_value_init (&column, G_TYPE_BYTES);
       g_value_take_boxed (&column, g_bytes_new_from_bytes (all,
               (gsize) (first + k) * column_bytes, column_bytes));
-      gst_structure_take_value (table, column_name, &column);
-      g_free (column_name);
+      gst_structure_id_take_value (table, props->columns[first + k],
+          &column);
     }
     first += n_columns;
   }

@@ -21,11 +21,13 @@
 
 G_BEGIN_DECLS
 
-/* The properties asked for, in the order asked. */
+/* The properties asked for, in the order asked, and their columns'
+ * names (`area`, `bbox-0`, ...), interned when they are parsed. */
 typedef struct
 {
   CipRegionProperty props[CIP_N_PROPS];
   guint n_props;
+  GQuark columns[CIP_N_PROPS * 4];
   guint n_columns;
   guint32 statistics;           /* CipLabelStatistics they need */
 } GstCudaImgprocRegionProps;
