@@ -312,7 +312,8 @@ gst_cuda_label_class_init (GstCudaLabelClass * klass)
    * `area_bbox`, `axis_major_length`, `axis_minor_length`, `bbox`,
    * `centroid`, `eccentricity`, `equivalent_diameter_area`, `extent`,
    * `intensity_max`, `intensity_mean`, `intensity_min`, `orientation`,
-   * `perimeter`, `euler_number`.
+   * `perimeter`, `euler_number`, `area_convex`, `area_filled`,
+   * `feret_diameter_max`, `solidity`.
    * A property not asked for is not computed.  An unknown name is
    * refused (the value stays).
    *

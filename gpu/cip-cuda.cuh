@@ -34,6 +34,8 @@ typedef enum
   CIP_SCRATCH_LABEL_IDS,        /* final ids and compaction */
   CIP_SCRATCH_LABEL_REGIONS,    /* per-region accumulators */
   CIP_SCRATCH_LABEL_EXTRA,
+  CIP_SCRATCH_LABEL_HULLS,      /* row ends and chains of convex hulls */
+  CIP_SCRATCH_LABEL_HOLES,      /* background forest and its components */
   CIP_N_SCRATCH
 } CipScratchSlot;
 

@@ -183,4 +183,184 @@ cip_label_euler_quad (const uint32_t * quad, int corner)
   return cip_label_euler_pattern (pattern);
 }
 
+/* The convex hull of a region, as scikit-image's convex_hull_image makes
+ * it: the hull of the midpoints of its pixels' edges, and as hull image
+ * every pixel of its box whose centre lies inside the hull or on it.
+ * Both hulls (of the region, then of its hull image for the Feret
+ * diameter) are built from the leftmost and rightmost pixel of each row
+ * of the box.  Coordinates are doubled and shifted into the box so that
+ * every point is a pair of small non-negative integers: a pixel centre at
+ * (row r, column c) is (Y, X) = (2r + 1, 2c + 1), its edge midpoints are
+ * one step away, and a point packs into one word (Y high, X low). */
+
+#define CIP_HULL_POINT(y, x) (((uint32_t) (y) << 16) | (uint32_t) (x))
+#define CIP_HULL_Y(p) ((int64_t) ((p) >> 16))
+#define CIP_HULL_X(p) ((int64_t) ((p) & 0xffff))
+
+/* Twice the signed area of (o, a, b), in the (Y, X) plane. */
+CIP_HOST_DEVICE int64_t
+cip_hull_cross (uint32_t o, uint32_t a, uint32_t b)
+{
+  return (CIP_HULL_Y (a) - CIP_HULL_Y (o)) * (CIP_HULL_X (b) - CIP_HULL_X (o))
+      - (CIP_HULL_X (a) - CIP_HULL_X (o)) * (CIP_HULL_Y (b) - CIP_HULL_Y (o));
+}
+
+/* One side of the hull of the edge midpoints of rows whose pixels run from
+ * @first[r] to @last[r] (@height rows): for the left side (@left) the
+ * smallest X at each Y = 0 .. 2 height, its lower convex chain; for the
+ * right side the largest X and its upper chain.  The chain (Y rising)
+ * goes to @chain (2 height + 1 words); returns its length. */
+CIP_HOST_DEVICE uint32_t
+cip_hull_side (const uint32_t * first, const uint32_t * last,
+    uint32_t height, bool left, uint32_t * chain)
+{
+  uint32_t n = 0, y;
+
+  for (y = 0; y <= 2 * height; y++) {
+    uint32_t r = y / 2, x;
+
+    if (y & 1) {
+      /* the row's midpoints beside its end pixels */
+      x = left ? 2 * first[r] : 2 * last[r] + 2;
+    } else {
+      /* the midpoints above row r and below row r - 1 */
+      const uint32_t *ends = left ? first : last;
+      uint32_t below = r > 0 ? ends[r - 1] : ends[r];
+      uint32_t above = r < height ? ends[r] : ends[r - 1];
+
+      x = 2 * (left ? (below < above ? below : above) :
+          (below > above ? below : above)) + 1;
+    }
+    while (n >= 2) {
+      int64_t turn = cip_hull_cross (chain[n - 2], chain[n - 1],
+          CIP_HULL_POINT (y, x));
+
+      if (left ? turn > 0 : turn < 0)
+        break;
+      n--;
+    }
+    chain[n++] = CIP_HULL_POINT (y, x);
+  }
+  return n;
+}
+
+CIP_HOST_DEVICE int64_t
+cip_hull_floor_div (int64_t a, int64_t b)
+{
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+/* The pixels of row Y on the inner side of the chain edge from @a to @b
+ * (A.Y <= Y < B.Y): from the first column whose centre is at or right of
+ * the left side, or to the last one at or left of the right side. */
+CIP_HOST_DEVICE uint32_t
+cip_hull_row_end (uint32_t a, uint32_t b, int64_t y, bool left)
+{
+  int64_t dy = CIP_HULL_Y (b) - CIP_HULL_Y (a);
+  /* 2 dy times the side's X at Y, less dy: centres are at 2c + 1 */
+  int64_t num = CIP_HULL_X (a) * dy + (CIP_HULL_X (b) - CIP_HULL_X (a)) *
+      (y - CIP_HULL_Y (a)) - dy;
+
+  return (uint32_t) (left ? -cip_hull_floor_div (-num, 2 * dy) :
+      cip_hull_floor_div (num, 2 * dy));
+}
+
+/* The outline of a hull image as one convex polygon: its left chain down,
+ * then its right chain back up, each end point once; vertex @k of it. */
+typedef struct
+{
+  const uint32_t *left, *right;
+  uint32_t n_left;
+  uint32_t right_first, right_last;     /* right[right_first] comes first */
+  uint32_t n;
+} CipHullOutline;
+
+CIP_HOST_DEVICE uint32_t
+cip_hull_vertex (const CipHullOutline * o, uint32_t k)
+{
+  return k < o->n_left ? o->left[k] : o->right[o->right_first - (k -
+          o->n_left)];
+}
+
+/* The largest squared distance between two vertices of the outline, by
+ * rotating calipers. */
+CIP_HOST_DEVICE uint64_t
+cip_hull_diameter_sq (const CipHullOutline * o)
+{
+  uint64_t best = 0;
+  uint32_t i, j = 1, n = o->n;
+
+  for (i = 0; i < n; i++) {
+    uint32_t a = cip_hull_vertex (o, i), b = cip_hull_vertex (o, (i + 1) % n);
+    uint32_t c;
+    int64_t dy, dx;
+
+    for (;;) {
+      int64_t now = cip_hull_cross (a, b, cip_hull_vertex (o, j));
+      int64_t ahead = cip_hull_cross (a, b, cip_hull_vertex (o, (j + 1) % n));
+
+      if ((ahead < 0 ? -ahead : ahead) <= (now < 0 ? -now : now))
+        break;
+      j = (j + 1) % n;
+    }
+    c = cip_hull_vertex (o, j);
+    dy = CIP_HULL_Y (a) - CIP_HULL_Y (c);
+    dx = CIP_HULL_X (a) - CIP_HULL_X (c);
+    if ((uint64_t) (dy * dy + dx * dx) > best)
+      best = (uint64_t) (dy * dy + dx * dx);
+    dy = CIP_HULL_Y (b) - CIP_HULL_Y (c);
+    dx = CIP_HULL_X (b) - CIP_HULL_X (c);
+    if ((uint64_t) (dy * dy + dx * dx) > best)
+      best = (uint64_t) (dy * dy + dx * dx);
+  }
+  return best;
+}
+
+/* Words of scratch cip_hull_region() needs for a region of @height rows. */
+#define CIP_HULL_SCRATCH(height) (4 * (size_t) (height) + 2)
+
+/* A region's convex hull image and maximum Feret diameter from @first and
+ * @last, the columns (in its box) of the leftmost and rightmost pixel of
+ * each of its @height rows.  They are replaced by the rows of the hull
+ * image.  @scratch holds CIP_HULL_SCRATCH (height) words.  Writes the hull
+ * image's pixels to @area_convex and four times the squared largest
+ * distance between points of its outline (scikit-image's find_contours at
+ * 0.5: the midpoints of its pixels' outer edges) to @feret_sq4. */
+CIP_HOST_DEVICE void
+cip_hull_region (uint32_t * first, uint32_t * last, uint32_t height,
+    uint32_t * scratch, uint32_t * area_convex, uint64_t * feret_sq4)
+{
+  uint32_t *left = scratch, *right = scratch + 2 * height + 1;
+  uint32_t n_left, n_right, k_left = 0, k_right = 0, r, area = 0;
+  CipHullOutline outline;
+
+  cip_hull_side (first, last, height, true, left);
+  cip_hull_side (first, last, height, false, right);
+  for (r = 0; r < height; r++) {
+    int64_t y = 2 * (int64_t) r + 1;
+
+    while (CIP_HULL_Y (left[k_left + 1]) <= y)
+      k_left++;
+    while (CIP_HULL_Y (right[k_right + 1]) <= y)
+      k_right++;
+    first[r] = cip_hull_row_end (left[k_left], left[k_left + 1], y, true);
+    last[r] = cip_hull_row_end (right[k_right], right[k_right + 1], y,
+        false);
+    area += last[r] - first[r] + 1;
+  }
+  *area_convex = area;
+
+  n_left = cip_hull_side (first, last, height, true, left);
+  n_right = cip_hull_side (first, last, height, false, right);
+  outline.left = left;
+  outline.right = right;
+  outline.n_left = n_left;
+  outline.right_first = n_right - 1;
+  if (right[n_right - 1] == left[n_left - 1])
+    outline.right_first--;
+  outline.right_last = right[0] == left[0] ? 1 : 0;
+  outline.n = n_left + outline.right_first - outline.right_last + 1;
+  *feret_sq4 = cip_hull_diameter_sq (&outline);
+}
+
 #endif /* __CIP_LABEL_H__ */

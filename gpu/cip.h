@@ -253,6 +253,11 @@ typedef enum
   /* perimeter_counts, euler_quads: what scikit-image's perimeter (4
    * neighbourhood) and euler_number (8-connectivity) count */
   CIP_LABEL_CONTOURS = 1 << 2,
+  /* area_convex, feret_sq4: the convex hull (area_convex, solidity,
+   * feret_diameter_max) */
+  CIP_LABEL_CONVEX = 1 << 3,
+  /* area_filled: the region with its holes */
+  CIP_LABEL_FILLED = 1 << 4,
 } CipLabelStatistics;
 
 typedef struct
@@ -282,6 +287,13 @@ typedef struct
    * and four times its Euler number, as bit quads count it */
   uint32_t perimeter_counts[3];
   int32_t euler_quads;
+  /* CIP_LABEL_CONVEX: the pixels of its convex hull image, and four times
+   * the square of its maximum Feret diameter (an integer: the hull's
+   * vertices lie on half pixels) */
+  uint32_t area_convex;
+  /* CIP_LABEL_FILLED: its pixels and those of its holes */
+  uint32_t area_filled;
+  uint64_t feret_sq4;
 } CipRegion;
 
 /* Where cip_label() writes its statistics: @regions is page-locked host
@@ -333,6 +345,10 @@ typedef enum
   CIP_PROP_ORIENTATION,
   CIP_PROP_PERIMETER,
   CIP_PROP_EULER_NUMBER,
+  CIP_PROP_AREA_CONVEX,
+  CIP_PROP_AREA_FILLED,
+  CIP_PROP_FERET_DIAMETER_MAX,
+  CIP_PROP_SOLIDITY,
   CIP_N_PROPS
 } CipRegionProperty;
 

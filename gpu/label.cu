@@ -88,6 +88,9 @@ struct LabelAccum
   uint32_t intensity_min, intensity_max;
   uint32_t perimeter_counts[3];
   int euler_quads;
+  uint32_t area_convex, area_filled;
+  unsigned long long feret_sq4;
+  uint32_t hull_rows;           /* its first row among all regions' */
   uint32_t root;                /* raster index of its first pixel */
   uint32_t final_id;            /* after min_area; 0 when dropped */
 };
@@ -109,14 +112,22 @@ struct LabelArgs
   uint32_t min_area;
   uint32_t statistics;          /* CipLabelStatistics */
   bool filter;
+  bool background;              /* passes 1 and 2 join the zero pixels */
   uint32_t *parent;
   unsigned long long *chunk_states;     /* a word per SCAN_CHUNK pixels */
   uint32_t n_chunks;
   uint32_t *region_offsets;     /* a word per REGION_THREADS regions */
   LabelAccum *regions;
   /* [0]: regions, [1]: regions kept, [2]: chunks the resolve pass has
-   * taken */
+   * taken, [3]: rows of all regions' boxes */
   uint32_t *counters;
+  /* CIP_LABEL_CONVEX: per region chunk, then its first row; per row of
+   * each region's box, its first and last column; the hulls' chains */
+  uint32_t *hull_chunks, *row_first, *row_last, *chains;
+  /* CIP_LABEL_FILLED: the background's forest (8-connected), and per
+   * background root its size, with HOLE_OPEN when it touches the image's
+   * edge */
+  uint32_t *holes_parent, *holes_size;
   CipRegion *table;
   uint32_t capacity;
   uint32_t *count;
@@ -309,7 +320,8 @@ local_kernel (LabelArgs p)
 #pragma unroll
   for (int k = 0; k < BAND_ROWS; k++)
     fg[k] = x < p.width && y0 + top + k < p.height &&
-        p.mask[(size_t) (y0 + top + k) * p.mask_stride + x] != 0;
+        (p.mask[(size_t) (y0 + top + k) * p.mask_stride + x] != 0) !=
+        p.background;
 #pragma unroll
   for (int k = 0; k < BAND_ROWS; k++) {
     uint32_t row = __ballot_sync (FULL_WARP, fg[k]);
@@ -341,6 +353,8 @@ local_kernel (LabelArgs p)
     p.parent[(uint32_t) y * p.width + x] = row & bit ?
         (uint32_t) (y0 + root / TILE_SIZE) * p.width + x0 +
         root % TILE_SIZE : LABEL_BACKGROUND;
+    if (p.background)
+      p.holes_size[(uint32_t) y * p.width + x] = 0;
   }
 }
 
@@ -556,6 +570,7 @@ resolve_kernel (LabelArgs p)
         r->perimeter_counts[2] = 0;
         r->euler_quads = 0;
       }
+      r->area_filled = 0;
       r->root = i;
       r->final_id = id;
     }
@@ -1127,6 +1142,12 @@ finalize_kernel (LabelArgs p)
               a.perimeter_counts[k] : 0;
         out->euler_quads = (p.statistics & CIP_LABEL_CONTOURS) ?
             a.euler_quads : 0;
+        out->area_convex = (p.statistics & CIP_LABEL_CONVEX) ?
+            a.area_convex : 0;
+        out->feret_sq4 = (p.statistics & CIP_LABEL_CONVEX) ? a.feret_sq4 : 0;
+        /* the holes were summed into area_filled; the region adds itself */
+        out->area_filled = (p.statistics & CIP_LABEL_FILLED) ?
+            a.area + a.area_filled : 0;
       }
     }
     __syncthreads ();
@@ -1160,6 +1181,179 @@ paint_kernel (LabelArgs p)
   paint_pixel (p, x, y, id ? p.regions[id - 1].final_id : 0);
 }
 
+/* Convex hulls (CIP_LABEL_CONVEX), after the statistics: the rows of every
+ * region's box get consecutive places (H1, H2, H3), the pixels at the ends
+ * of each run mark the first and last column of their row (H4), and a
+ * thread per region builds its hull from them (H5, cip_hull_region). */
+
+/* H1. The rows of the boxes of each chunk of REGION_THREADS regions. */
+__global__ void
+hull_count_kernel (LabelArgs p, uint32_t n_chunks)
+{
+  __shared__ uint32_t warp_sums[32];
+
+  for (uint32_t chunk = blockIdx.x; chunk < n_chunks; chunk += gridDim.x) {
+    uint32_t r = chunk * REGION_THREADS + threadIdx.x, rows = 0, sum;
+
+    if (r < p.counters[0])
+      rows = p.regions[r].bottom - p.regions[r].root / p.width + 1;
+    sum = block_scan_1024 (rows, warp_sums);
+    if (threadIdx.x == REGION_THREADS - 1)
+      p.hull_chunks[chunk] = sum;
+    __syncthreads ();
+  }
+}
+
+/* H3. Each region's first row (after H2, offsets_kernel, turned the
+ * chunks' rows into their offsets), and every row's ends cleared. */
+__global__ void
+hull_place_kernel (LabelArgs p, uint32_t n_chunks)
+{
+  __shared__ uint32_t warp_sums[32];
+  uint32_t total = p.counters[3];
+
+  for (uint32_t chunk = blockIdx.x; chunk < n_chunks; chunk += gridDim.x) {
+    uint32_t r = chunk * REGION_THREADS + threadIdx.x, rows = 0, sum;
+    bool region = r < p.counters[0];
+
+    if (region)
+      rows = p.regions[r].bottom - p.regions[r].root / p.width + 1;
+    sum = block_scan_1024 (rows, warp_sums);
+    if (region)
+      p.regions[r].hull_rows = p.hull_chunks[chunk] + sum - rows;
+    __syncthreads ();
+  }
+  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < total;
+      i += gridDim.x * blockDim.x) {
+    p.row_first[i] = UINT32_MAX;
+    p.row_last[i] = 0;
+  }
+}
+
+/* H4. The first and last pixel of each run in a row (in its region's box)
+ * narrow the row's ends. */
+__global__ void
+hull_ends_kernel (LabelArgs p)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  uint32_t i, id, row;
+  const LabelAccum *r;
+
+  if (x >= p.width || y >= p.height)
+    return;
+  i = (uint32_t) y * p.width + x;
+  id = pixel_id (p.parent, i);
+  if (id == 0)
+    return;
+  r = &p.regions[id - 1];
+  row = r->hull_rows + y - r->root / p.width;
+  if (x == 0 || pixel_id (p.parent, i - 1) != id)
+    atomicMin (&p.row_first[row], x - r->left);
+  if (x == p.width - 1 || pixel_id (p.parent, i + 1) != id)
+    atomicMax (&p.row_last[row], x - r->left);
+}
+
+/* H5. A region's hull, a thread each. */
+__global__ void
+hull_kernel (LabelArgs p)
+{
+  uint32_t n = p.counters[0];
+
+  for (uint32_t r = blockIdx.x * blockDim.x + threadIdx.x; r < n;
+      r += gridDim.x * blockDim.x) {
+    LabelAccum *a = &p.regions[r];
+    uint32_t first = a->hull_rows, area;
+    unsigned long long feret;
+    uint64_t feret_sq4;
+
+    cip_hull_region (p.row_first + first, p.row_last + first,
+        a->bottom - a->root / p.width + 1,
+        p.chains + 4 * (size_t) first + 2 * (size_t) r, &area, &feret_sq4);
+    feret = feret_sq4;
+    a->area_convex = area;
+    a->feret_sq4 = feret;
+  }
+}
+
+/* Holes (CIP_LABEL_FILLED).  The components of the region pixels and of
+ * the background (8-connected) nest as a tree: a component not on the
+ * image's edge lies in a hole of the component that holds the pixel above
+ * its first one, and a region's holes hold exactly its descendants.  So
+ * the background is labelled too (passes 1 and 2 again, joining the zero
+ * pixels), each background component counts its pixels (B1), and every
+ * component adds its size to each region above it (B2). */
+#define HOLE_OPEN 0x80000000u
+
+/* B1. Background pixels point at their root and count into it; those on
+ * the image's edge open it. */
+__global__ void
+holes_size_kernel (LabelArgs p)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  bool in = x < p.width && y < p.height;
+  uint32_t i = in ? (uint32_t) y * p.width + x : 0, root = UINT32_MAX;
+  uint32_t peers, active = __ballot_sync (FULL_WARP, in);
+
+  if (!in)
+    return;
+  if (p.holes_parent[i] != LABEL_BACKGROUND) {
+    root = find_global (p.holes_parent, i);
+    atomicMin (&p.holes_parent[i], root);
+    if (x == 0 || y == 0 || x == p.width - 1 || y == p.height - 1)
+      atomicOr (&p.holes_size[root], HOLE_OPEN);
+  }
+  /* one atomic per root in the warp */
+  peers = __match_any_sync (active, root);
+  if (root != UINT32_MAX && (__ffs (peers) - 1) == (int) (threadIdx.x & 31))
+    atomicAdd (&p.holes_size[root], __popc (peers));
+}
+
+/* The background component around region @a, or UINT32_MAX when the
+ * region touches the image's edge. */
+__device__ __forceinline__ uint32_t
+holes_around (const LabelArgs & p, const LabelAccum & a)
+{
+  if (a.left == 0 || a.root < (uint32_t) p.width ||
+      a.right == (uint32_t) p.width - 1 ||
+      a.bottom == (uint32_t) p.height - 1)
+    return UINT32_MAX;
+  return p.holes_parent[a.root - p.width];
+}
+
+/* B2. From each component's root pixel, its size up the tree. */
+__global__ void
+holes_walk_kernel (LabelArgs p)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  uint32_t i, q, size, hole;
+
+  if (x >= p.width || y >= p.height)
+    return;
+  i = (uint32_t) y * p.width + x;
+  q = p.parent[i];
+  if (q != LABEL_BACKGROUND && (q & LABEL_ID_FLAG)) {
+    const LabelAccum & a = p.regions[(q & ~LABEL_ID_FLAG) - 1];
+
+    size = a.area;
+    hole = holes_around (p, a);
+  } else if (q == LABEL_BACKGROUND && p.holes_parent[i] == i) {
+    size = p.holes_size[i] & ~HOLE_OPEN;
+    hole = i;
+  } else {
+    return;
+  }
+  while (hole != UINT32_MAX && !(p.holes_size[hole] & HOLE_OPEN)) {
+    uint32_t id = pixel_id (p.parent, hole - p.width);
+    LabelAccum *a = &p.regions[id - 1];
+
+    atomicAdd (&a->area_filled, size);
+    hole = holes_around (p, *a);
+  }
+}
+
 static void
 launch_stats (const LabelArgs * p, bool paint, cudaStream_t s)
 {
@@ -1186,8 +1380,8 @@ cip_label (const CipImage * mask, const CipImage * intensity,
   LabelArgs p;
   CipStatus status;
   uint32_t n_pixel_blocks, n_region_blocks, region_grid, max_regions;
-  void *parent, *offsets, *regions, *counters;
-  dim3 tiles;
+  void *parent, *offsets, *regions, *counters, *hulls = NULL, *holes = NULL;
+  dim3 tiles, pixels;
   cudaStream_t s;
 
   if (stream == NULL ||
@@ -1227,7 +1421,16 @@ cip_label (const CipImage * mask, const CipImage * intensity,
         (size_t) max_regions * sizeof (LabelAccum), &regions);
   if (status == CIP_OK)
     status = cip_cuda_scratch (stream, CIP_SCRATCH_LABEL_EXTRA,
-        3 * sizeof (uint32_t), &counters);
+        4 * sizeof (uint32_t), &counters);
+  /* The rows of all boxes are at most the pixels: a region has a pixel in
+   * every row of its box. */
+  if (status == CIP_OK && (p.statistics & CIP_LABEL_CONVEX))
+    status = cip_cuda_scratch (stream, CIP_SCRATCH_LABEL_HULLS,
+        (n_region_blocks + 6 * (size_t) p.n_pixels +
+            2 * (size_t) max_regions) * sizeof (uint32_t), &hulls);
+  if (status == CIP_OK && (p.statistics & CIP_LABEL_FILLED))
+    status = cip_cuda_scratch (stream, CIP_SCRATCH_LABEL_HOLES,
+        2 * (size_t) p.n_pixels * sizeof (uint32_t), &holes);
   if (status != CIP_OK)
     return status;
 
@@ -1249,6 +1452,13 @@ cip_label (const CipImage * mask, const CipImage * intensity,
   p.table = table->regions;
   p.capacity = table->capacity;
   p.count = table->count;
+  p.background = false;
+  p.hull_chunks = (uint32_t *) hulls;
+  p.row_first = hulls ? p.hull_chunks + n_region_blocks : NULL;
+  p.row_last = hulls ? p.row_first + p.n_pixels : NULL;
+  p.chains = hulls ? p.row_last + p.n_pixels : NULL;
+  p.holes_parent = (uint32_t *) holes;
+  p.holes_size = holes ? p.holes_parent + p.n_pixels : NULL;
 
   tiles = dim3 (CIP_DIV_UP (p.width, TILE_SIZE),
       CIP_DIV_UP (p.height, TILE_SIZE));
@@ -1266,6 +1476,39 @@ cip_label (const CipImage * mask, const CipImage * intensity,
         dim3 (CONTOUR_TILE_W, CONTOUR_TILE_H), 0, s >>> (p);
     CIP_CUDA_TRY_LAUNCH (stream, "label contours kernel");
   }
+  pixels = dim3 (CIP_DIV_UP (p.width, CIP_BLOCK_X),
+      CIP_DIV_UP (p.height, CIP_BLOCK_Y));
+  if (p.statistics & CIP_LABEL_CONVEX) {
+    hull_count_kernel <<<region_grid, REGION_THREADS, 0, s >>> (p,
+        n_region_blocks);
+    CIP_CUDA_TRY_LAUNCH (stream, "label hull count kernel");
+    offsets_kernel <<<1, OFFSETS_THREADS, 0, s >>> (p.hull_chunks,
+        n_region_blocks, &p.counters[3]);
+    CIP_CUDA_TRY_LAUNCH (stream, "label hull offsets kernel");
+    hull_place_kernel <<<region_grid, REGION_THREADS, 0, s >>> (p,
+        n_region_blocks);
+    CIP_CUDA_TRY_LAUNCH (stream, "label hull place kernel");
+    hull_ends_kernel <<<pixels, cip_block_2d (), 0, s >>> (p);
+    CIP_CUDA_TRY_LAUNCH (stream, "label hull ends kernel");
+    hull_kernel <<<region_grid, REGION_THREADS, 0, s >>> (p);
+    CIP_CUDA_TRY_LAUNCH (stream, "label hull kernel");
+  }
+  if (p.statistics & CIP_LABEL_FILLED) {
+    LabelArgs b = p;
+
+    /* after the resolve pass: pass 1 clears its look-back states */
+    b.background = true;
+    b.connectivity = 8;
+    b.parent = p.holes_parent;
+    local_kernel <<<tiles, dim3 (32, TILE_WARPS), 0, s >>> (b);
+    CIP_CUDA_TRY_LAUNCH (stream, "label background local kernel");
+    border_kernel <<<tiles, BORDER_WARPS * 32, 0, s >>> (b);
+    CIP_CUDA_TRY_LAUNCH (stream, "label background border kernel");
+    holes_size_kernel <<<pixels, cip_block_2d (), 0, s >>> (p);
+    CIP_CUDA_TRY_LAUNCH (stream, "label holes size kernel");
+    holes_walk_kernel <<<pixels, cip_block_2d (), 0, s >>> (p);
+    CIP_CUDA_TRY_LAUNCH (stream, "label holes walk kernel");
+  }
   if (p.filter) {
     keep_count_kernel <<<region_grid, REGION_THREADS, 0, s >>> (p,
         n_region_blocks);
@@ -1277,9 +1520,7 @@ cip_label (const CipImage * mask, const CipImage * intensity,
   finalize_kernel <<<region_grid, REGION_THREADS, 0, s >>> (p);
   CIP_CUDA_TRY_LAUNCH (stream, "label finalize kernel");
   if (dst && p.filter) {
-    paint_kernel <<<dim3 (CIP_DIV_UP (p.width, CIP_BLOCK_X),
-            CIP_DIV_UP (p.height, CIP_BLOCK_Y)), cip_block_2d (), 0,
-        s >>> (p);
+    paint_kernel <<<pixels, cip_block_2d (), 0, s >>> (p);
     CIP_CUDA_TRY_LAUNCH (stream, "label paint kernel");
   }
   return CIP_OK;

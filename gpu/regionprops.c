@@ -38,6 +38,10 @@ static const struct
   [CIP_PROP_ORIENTATION] = {"orientation", 1, CIP_LABEL_MOMENTS},
   [CIP_PROP_PERIMETER] = {"perimeter", 1, CIP_LABEL_CONTOURS},
   [CIP_PROP_EULER_NUMBER] = {"euler_number", 1, CIP_LABEL_CONTOURS},
+  [CIP_PROP_AREA_CONVEX] = {"area_convex", 1, CIP_LABEL_CONVEX},
+  [CIP_PROP_AREA_FILLED] = {"area_filled", 1, CIP_LABEL_FILLED},
+  [CIP_PROP_FERET_DIAMETER_MAX] = {"feret_diameter_max", 1, CIP_LABEL_CONVEX},
+  [CIP_PROP_SOLIDITY] = {"solidity", 1, CIP_LABEL_CONVEX},
 };
 
 const char *
@@ -172,6 +176,19 @@ cip_region_property_values (const CipRegion * r, CipRegionProperty prop,
       break;
     case CIP_PROP_EULER_NUMBER:
       v[0] = r->euler_quads / 4.0;
+      break;
+    case CIP_PROP_AREA_CONVEX:
+      v[0] = r->area_convex;
+      break;
+    case CIP_PROP_AREA_FILLED:
+      v[0] = r->area_filled;
+      break;
+    case CIP_PROP_FERET_DIAMETER_MAX:
+      /* scikit-image: the square root of the largest squared distance */
+      v[0] = sqrt (r->feret_sq4 / 4.0);
+      break;
+    case CIP_PROP_SOLIDITY:
+      v[0] = area / r->area_convex;
       break;
     default:
       break;

@@ -173,6 +173,106 @@ gather_contours (const uint32_t * labels, int w, int h, CipRegion * regions)
   return CIP_OK;
 }
 
+/* CIP_LABEL_CONVEX: each region's hull from the ends of its rows.
+ * Widths and heights of @regions (ids 1..n) still hold right and bottom
+ * edges. */
+static CipStatus
+gather_hulls (const uint32_t * labels, int w, int h, CipRegion * regions,
+    uint32_t n)
+{
+  uint32_t *first, *last, *scratch, id;
+  int x, y;
+
+  first = malloc ((size_t) h * sizeof (uint32_t));
+  last = malloc ((size_t) h * sizeof (uint32_t));
+  scratch = malloc (CIP_HULL_SCRATCH (h) * sizeof (uint32_t));
+  if (first == NULL || last == NULL || scratch == NULL) {
+    free (first);
+    free (last);
+    free (scratch);
+    return CIP_ERROR_OUT_OF_MEMORY;
+  }
+  for (id = 1; id <= n; id++) {
+    CipRegion *r = &regions[id];
+    uint32_t rows = r->height - r->top + 1;
+
+    for (y = 0; y < (int) rows; y++) {
+      const uint32_t *row = labels + (size_t) (r->top + y) * w;
+
+      for (x = r->left; row[x] != id; x++);
+      first[y] = x - r->left;
+      for (x = r->width; row[x] != id; x--);
+      last[y] = x - r->left;
+    }
+    cip_hull_region (first, last, rows, scratch, &r->area_convex,
+        &r->feret_sq4);
+  }
+  free (first);
+  free (last);
+  free (scratch);
+  return CIP_OK;
+}
+
+/* CIP_LABEL_FILLED, as scipy's binary_fill_holes with a 3x3 structure
+ * does it on the region's box: the pixels of the box not in the region
+ * that no 8-connected path outside the region joins to the box's edge
+ * are its holes.  Widths and heights still hold right and bottom edges. */
+static CipStatus
+gather_filled (const uint32_t * labels, int w, int h, CipRegion * regions,
+    uint32_t n)
+{
+  uint8_t *outside;
+  uint32_t *stack, id;
+
+  outside = malloc ((size_t) w * h);
+  stack = malloc ((size_t) w * h * sizeof (uint32_t));
+  if (outside == NULL || stack == NULL) {
+    free (outside);
+    free (stack);
+    return CIP_ERROR_OUT_OF_MEMORY;
+  }
+  for (id = 1; id <= n; id++) {
+    CipRegion *r = &regions[id];
+    int left = r->left, top = r->top, right = r->width, bottom = r->height;
+    int bw = right - left + 1, bh = bottom - top + 1, x, y;
+    uint32_t top_of_stack = 0, reached = 0;
+
+    /* outside[] is indexed in the box; the edge's pixels start the fill */
+    for (y = 0; y < bh; y++) {
+      for (x = 0; x < bw; x++) {
+        bool edge = x == 0 || y == 0 || x == bw - 1 || y == bh - 1;
+        bool free_pixel = labels[(size_t) (top + y) * w + left + x] != id;
+
+        outside[y * bw + x] = edge && free_pixel;
+        if (outside[y * bw + x])
+          stack[top_of_stack++] = y * bw + x;
+      }
+    }
+    while (top_of_stack > 0) {
+      uint32_t i = stack[--top_of_stack];
+      int cx = i % bw, cy = i / bw, dx, dy;
+
+      reached++;
+      for (dy = -1; dy <= 1; dy++) {
+        for (dx = -1; dx <= 1; dx++) {
+          int nx = cx + dx, ny = cy + dy;
+
+          if (nx < 0 || ny < 0 || nx >= bw || ny >= bh ||
+              outside[ny * bw + nx] ||
+              labels[(size_t) (top + ny) * w + left + nx] == id)
+            continue;
+          outside[ny * bw + nx] = 1;
+          stack[top_of_stack++] = ny * bw + nx;
+        }
+      }
+    }
+    r->area_filled = (uint32_t) bw * bh - reached;
+  }
+  free (outside);
+  free (stack);
+  return CIP_OK;
+}
+
 CipStatus
 cip_ref_label (const CipImage * mask, const CipImage * intensity,
     const CipLabelParams * params, CipImage * dst, CipRegionTable * table,
@@ -252,8 +352,12 @@ cip_ref_label (const CipImage * mask, const CipImage * intensity,
     }
   }
 
-  if ((params->statistics & CIP_LABEL_CONTOURS) &&
-      gather_contours (labels, w, h, regions) != CIP_OK) {
+  if (((params->statistics & CIP_LABEL_CONTOURS) &&
+          gather_contours (labels, w, h, regions) != CIP_OK) ||
+      ((params->statistics & CIP_LABEL_CONVEX) &&
+          gather_hulls (labels, w, h, regions, n) != CIP_OK) ||
+      ((params->statistics & CIP_LABEL_FILLED) &&
+          gather_filled (labels, w, h, regions, n) != CIP_OK)) {
     free (parent);
     free (labels);
     free (regions);

@@ -293,7 +293,8 @@ out:
 #define ALL_PROPERTIES "label,area,area_bbox,axis_major_length," \
   "axis_minor_length,bbox,centroid,eccentricity,equivalent_diameter_area," \
   "extent,intensity_max,intensity_mean,intensity_min,orientation," \
-  "perimeter,euler_number"
+  "perimeter,euler_number,area_convex,area_filled,feret_diameter_max," \
+  "solidity"
 #define LABEL_ROW(what, props) \
   {"cudaotsu ! cudalabel " what ", CUDA memory", "GRAY8", SOURCE_CUDA, \
       "cudaotsu ! cudalabel properties=" props \
@@ -367,6 +368,10 @@ static const Case gpu_cases[] = {
       SEED_CHAIN_WITHOUT_LABEL " ! video/x-raw(memory:CUDAMemory)", NULL},
   {"seed workflow, messages on, CUDA memory", "RGBA", SOURCE_CUDA,
       SEED_CHAIN " post-messages=true ! video/x-raw(memory:CUDAMemory)", NULL},
+  {"seed workflow, solidity, messages on, CUDA memory", "RGBA",
+        SOURCE_CUDA, SEED_CHAIN " post-messages=true properties="
+        "label,area,intensity_mean,solidity ! video/x-raw(memory:CUDAMemory)",
+      NULL},
   {"seed workflow, every property, messages on, CUDA memory", "RGBA",
         SOURCE_CUDA, SEED_CHAIN " post-messages=true properties="
       ALL_PROPERTIES " ! video/x-raw(memory:CUDAMemory)", NULL},
@@ -375,6 +380,9 @@ static const Case gpu_cases[] = {
   LABEL_ROW ("+ moments", "label,area,axis_major_length,orientation"),
   LABEL_ROW ("+ intensity range", "label,area,intensity_min,intensity_max"),
   LABEL_ROW ("+ contours", "label,area,perimeter,euler_number"),
+  LABEL_ROW ("+ convex hull", "label,area,area_convex,solidity,"
+      "feret_diameter_max"),
+  LABEL_ROW ("+ holes", "label,area,area_filled"),
   LABEL_ROW ("every property", ALL_PROPERTIES),
   /* Without a meta per region: the table alone. */
   LABEL_ROW ("default table, no per-region metas",

@@ -26,7 +26,8 @@ PROPERTIES = (
     "label", "area", "area_bbox", "axis_major_length", "axis_minor_length",
     "bbox", "centroid", "eccentricity", "equivalent_diameter_area", "extent",
     "intensity_max", "intensity_mean", "intensity_min", "orientation",
-    "perimeter", "euler_number",
+    "perimeter", "euler_number", "area_convex", "area_filled",
+    "feret_diameter_max", "solidity",
 )
 
 spec = importlib.util.spec_from_file_location(

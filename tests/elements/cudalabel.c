@@ -1191,7 +1191,8 @@ GST_END_TEST;
 #define ALL_PROPERTIES "label,area,area_bbox,axis_major_length," \
   "axis_minor_length,bbox,centroid,eccentricity,equivalent_diameter_area," \
   "extent,intensity_max,intensity_mean,intensity_min,orientation," \
-  "perimeter,euler_number"
+  "perimeter,euler_number,area_convex,area_filled,feret_diameter_max," \
+  "solidity"
 
 /* Every column of [@group] of expected-regionprops.ini, and no other, in
  * @table: within 1e-6 of scikit-image's value, relative, or 1e-6 absolute

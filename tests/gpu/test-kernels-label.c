@@ -43,8 +43,8 @@ full_capacity (const CipTestDeviceImage * b)
       ((guint64) b->dev.width * b->dev.height + 1) / 2 + 1);
 }
 
-/* Calls of check_label(): they cycle through the eight sets of optional
- * statistics (CipLabelStatistics' three bits). */
+/* Calls of check_label(): they cycle through the 32 sets of optional
+ * statistics (CipLabelStatistics' five bits). */
 static guint check_calls;
 
 /* Runs cip_label and its reference and compares everything.  @mask and
@@ -54,7 +54,7 @@ check_label (CipTestDeviceImage * mask, CipTestDeviceImage * intensity,
     int connectivity, guint32 min_area, CipTestDeviceImage * dst,
     guint32 capacity, const char *what)
 {
-  CipLabelParams params = { connectivity, min_area, check_calls++ % 8 };
+  CipLabelParams params = { connectivity, min_area, check_calls++ % 32 };
   size_t table_bytes = (capacity + 1) * sizeof (CipRegion);
   CipRegion *want = g_malloc (table_bytes);
   guint32 want_count = 0;
