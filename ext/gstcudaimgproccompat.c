@@ -109,13 +109,14 @@ gst_cuda_imgproc_have_analytics_meta (void)
 
 guint
 gst_cuda_imgproc_add_analytics_regions (GstBuffer * buffer, GQuark type,
-    const CipRegion * regions, guint n)
+    const CipRegion * regions, guint n, guint n_more)
 {
 #if HAVE_GST_ANALYTICS
-  /* Sized for the regions at once: the meta keeps an order^2 relation
-   * matrix, regrown (and copied) each time it fills up. */
-  GstAnalyticsRelationMetaInitParams params = { MAX (n, 1),
-    MAX (n, 1) * 64
+  /* Sized for every entry at once: the meta keeps an order^2 relation
+   * matrix, regrown to twice the order (and copied) each time it fills
+   * up. */
+  GstAnalyticsRelationMetaInitParams params = { MAX (n + n_more, 1),
+    MAX (n + n_more, 1) * 64
   };
   GstAnalyticsRelationMeta *meta;
   /* 1.24 writes the handle whether asked for or not. */
@@ -134,5 +135,53 @@ gst_cuda_imgproc_add_analytics_regions (GstBuffer * buffer, GQuark type,
   return i;
 #else
   return 0;
+#endif
+}
+
+gboolean
+gst_cuda_imgproc_have_analytics_segmentation (void)
+{
+  return HAVE_GST_ANALYTICS_SEGMENTATION;
+}
+
+gboolean
+gst_cuda_imgproc_add_analytics_segmentation (GstBuffer * buffer,
+    const GstVideoInfo * info, guint * ids, gsize n_ids)
+{
+#if HAVE_GST_ANALYTICS_SEGMENTATION
+  GstAnalyticsRelationMeta *meta;
+  GstAnalyticsSegmentationMtd segmentation;
+  GstVideoMeta *layout = gst_buffer_get_video_meta (buffer);
+  GstBuffer *mask;
+
+  meta = gst_buffer_get_analytics_relation_meta (buffer);
+  if (meta == NULL)
+    meta = gst_buffer_add_analytics_relation_meta (buffer);
+  if (meta == NULL)
+    return FALSE;
+  mask = gst_buffer_copy_region (buffer, GST_BUFFER_COPY_MEMORY, 0, -1);
+  if (mask == NULL)
+    return FALSE;
+  /* the frame's own layout where it has one (a downstream pool's) */
+  if (layout != NULL)
+    gst_buffer_add_video_meta_full (mask, GST_VIDEO_FRAME_FLAG_NONE,
+        layout->format, layout->width, layout->height, layout->n_planes,
+        layout->offset, layout->stride);
+  else
+    gst_buffer_add_video_meta_full (mask, GST_VIDEO_FRAME_FLAG_NONE,
+        GST_VIDEO_INFO_FORMAT (info), GST_VIDEO_INFO_WIDTH (info),
+        GST_VIDEO_INFO_HEIGHT (info), GST_VIDEO_INFO_N_PLANES (info),
+        info->offset, info->stride);
+  /* the meta takes the mask */
+  if (!gst_analytics_relation_meta_add_segmentation_mtd (meta, mask,
+          GST_SEGMENTATION_TYPE_INSTANCE, n_ids, ids, 0, 0,
+          GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
+          &segmentation)) {
+    gst_buffer_unref (mask);
+    return FALSE;
+  }
+  return TRUE;
+#else
+  return FALSE;
 #endif
 }

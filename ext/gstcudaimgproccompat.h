@@ -18,7 +18,8 @@
  *
  * Since 1.24 a frame can carry what was found in it as a
  * GstAnalyticsRelationMeta (libgstanalytics), which GStreamer's own
- * elements (objectdetectionoverlay) read. */
+ * elements (objectdetectionoverlay) read; since 1.26 that includes a
+ * segmentation (an image of region ids). */
 
 #ifndef __GST_CUDA_IMGPROC_COMPAT_H__
 #define __GST_CUDA_IMGPROC_COMPAT_H__
@@ -60,9 +61,22 @@ gboolean gst_cuda_imgproc_have_analytics_meta (void);
 
 /* One GstAnalyticsODMtd of @type per region of @regions (its bounding
  * box, confidence 1) in @buffer's GstAnalyticsRelationMeta, made for
- * them; the number added (0 without the analytics meta). */
+ * them and @n_more entries more; the number added (0 without the
+ * analytics meta). */
 guint gst_cuda_imgproc_add_analytics_regions (GstBuffer * buffer,
-    GQuark type, const CipRegion * regions, guint n);
+    GQuark type, const CipRegion * regions, guint n, guint n_more);
+
+/* Whether this GStreamer has the analytics segmentation (1.26+). */
+gboolean gst_cuda_imgproc_have_analytics_segmentation (void);
+
+/* @buffer, an image of region ids described by @info (GRAY16_LE), as an
+ * instance GstAnalyticsSegmentationMtd of itself in its
+ * GstAnalyticsRelationMeta, with the @n_ids ids @ids.  The mask is a
+ * buffer of its own that shares @buffer's memory, so that the meta does
+ * not hold the buffer it is on.  FALSE without the analytics
+ * segmentation. */
+gboolean gst_cuda_imgproc_add_analytics_segmentation (GstBuffer * buffer,
+    const GstVideoInfo * info, guint * ids, gsize n_ids);
 
 G_END_DECLS
 

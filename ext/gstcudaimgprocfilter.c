@@ -323,6 +323,18 @@ gst_cuda_imgproc_filter_get_intensity (GstCudaImgprocFilter * filter)
   return GET_PRIV (filter)->intensity_for_process;
 }
 
+/**
+ * gst_cuda_imgproc_filter_get_output_info:
+ * @filter: a #GstCudaImgprocFilter
+ *
+ * Returns: the negotiated output video info, valid from set_caps() on.
+ */
+const GstVideoInfo *
+gst_cuda_imgproc_filter_get_output_info (GstCudaImgprocFilter * filter)
+{
+  return &GET_PRIV (filter)->out_info;
+}
+
 /* The element's formats as its class says them now. */
 static GstCudaImgprocFormats
 element_formats (GstCudaImgprocFilter * self)

@@ -106,6 +106,9 @@ GstCudaImgprocBackend gst_cuda_imgproc_filter_get_backend (GstCudaImgprocFilter 
 const CipImage *gst_cuda_imgproc_filter_get_intensity (GstCudaImgprocFilter *
     filter);
 
+const GstVideoInfo *gst_cuda_imgproc_filter_get_output_info
+    (GstCudaImgprocFilter * filter);
+
 
 G_END_DECLS
 

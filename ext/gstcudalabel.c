@@ -33,7 +33,8 @@
  *
  * The first `max-region-metas` regions also get a meta of their own: a
  * GstAnalyticsODMtd in a GstAnalyticsRelationMeta (GStreamer 1.24+,
- * `analytics-meta`), which `objectdetectionoverlay` draws, or a
+ * `analytics-meta`), which `objectdetectionoverlay` draws (and from 1.26,
+ * with `mode=labels`, the label image as its segmentation), or a
  * #GstVideoRegionOfInterestMeta (`roi-meta`, the default before 1.24):
  * roi type `cudalabel-region`, id the label, the bounding box as its
  * rectangle, with a `region-stats` parameter structure (`label`, `area`,
@@ -157,6 +158,9 @@ struct _GstCudaLabel
   /* The region table: page-locked on the cuda backend.  It grows (and the
    * frame is labelled again) when a frame has more regions than ever. */
   CipRegionTable table;
+  /* 0 .. n: the ids of the label image's segmentation (1.26+) */
+  guint *segmentation_ids;
+  gsize n_segmentation_ids;
   gboolean warned_saturated;
   gboolean warned_dropped;
 };
@@ -216,6 +220,7 @@ static const gchar *const *gst_cuda_label_get_output_formats
 static CipStatus gst_cuda_label_process (GstCudaImgprocFilter * filter,
     const CipImage * src, CipImage * dst, guint8 * readback,
     CipStream * stream);
+static void gst_cuda_label_finalize (GObject * object);
 static void gst_cuda_label_frame_done (GstCudaImgprocFilter * filter,
     GstBuffer * outbuf, const guint8 * readback);
 static void gst_cuda_label_release (GstCudaImgprocFilter * filter,
@@ -231,6 +236,7 @@ gst_cuda_label_class_init (GstCudaLabelClass * klass)
 
   gobject_class->set_property = gst_cuda_label_set_property;
   gobject_class->get_property = gst_cuda_label_get_property;
+  gobject_class->finalize = gst_cuda_label_finalize;
 
   /**
    * GstCudaLabel:mode:
@@ -369,6 +375,12 @@ gst_cuda_label_class_init (GstCudaLabelClass * klass)
    * `objectdetectionoverlay` draws.  GStreamer 1.24 and later; before, it
    * reads %FALSE and setting it does nothing.
    *
+   * From GStreamer 1.26, with `mode=labels`, the same relation meta also
+   * holds the label image as an instance GstAnalyticsSegmentationMtd:
+   * region ids 0 (background) to the largest label (at most 65535), the
+   * whole frame.  Its mask is a buffer that shares the frame's memory
+   * (read-only once shared): keep the frame while reading the mask.
+   *
    * Since: 0.2
    */
   g_object_class_install_property (gobject_class, PROP_ANALYTICS_META,
@@ -412,6 +424,14 @@ gst_cuda_label_class_init (GstCudaLabelClass * klass)
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_LABEL_MODE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_LABEL_CONNECTIVITY, 0);
+}
+
+static void
+gst_cuda_label_finalize (GObject * object)
+{
+  g_free (GST_CUDA_LABEL (object)->segmentation_ids);
+
+  G_OBJECT_CLASS (gst_cuda_label_parent_class)->finalize (object);
 }
 
 static void
@@ -584,6 +604,26 @@ gst_cuda_label_process (GstCudaImgprocFilter * filter, const CipImage * src,
   return status;
 }
 
+/* The label image (GRAY16_LE ids 0 .. @max_id) as the frame's
+ * segmentation.  The ids array is kept between frames. */
+static void
+add_segmentation (GstCudaLabel * self, GstBuffer * outbuf, guint max_id)
+{
+  gsize n_ids = (gsize) max_id + 1, i;
+
+  if (n_ids > self->n_segmentation_ids) {
+    g_free (self->segmentation_ids);
+    self->segmentation_ids = g_new (guint, n_ids);
+    for (i = 0; i < n_ids; i++)
+      self->segmentation_ids[i] = i;
+    self->n_segmentation_ids = n_ids;
+  }
+  if (!gst_cuda_imgproc_add_analytics_segmentation (outbuf,
+          gst_cuda_imgproc_filter_get_output_info (GST_CUDA_IMGPROC_FILTER
+              (self)), self->segmentation_ids, n_ids))
+    GST_WARNING_OBJECT (self, "could not add the segmentation meta");
+}
+
 static void
 gst_cuda_label_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
     const guint8 * readback)
@@ -593,7 +633,7 @@ gst_cuda_label_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
   guint32 count = *self->table.count;
   guint32 n, dropped;
   GstCudaImgprocRegionProps props;
-  gboolean post, saturated, roi_meta, analytics_meta;
+  gboolean post, labels, saturated, roi_meta, analytics_meta, segmentation;
   guint n_metas;
   GstStructure *table, *s;
 
@@ -605,7 +645,8 @@ gst_cuda_label_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
   props = self->props;
   n = MIN (count, MIN (self->table.capacity, self->max_regions));
   n_metas = MIN (n, self->max_region_metas);
-  saturated = self->mode == GST_CUDA_LABEL_MODE_LABELS && count > G_MAXUINT16;
+  labels = self->mode == GST_CUDA_LABEL_MODE_LABELS;
+  saturated = labels && count > G_MAXUINT16;
   GST_OBJECT_UNLOCK (self);
   dropped = count - n;
 
@@ -627,9 +668,14 @@ gst_cuda_label_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
   if (roi_meta)
     gst_cuda_imgproc_regions_add_roi_metas (outbuf, self->table.regions,
         n_metas);
+  segmentation = analytics_meta && labels &&
+      gst_cuda_imgproc_have_analytics_segmentation ();
   if (analytics_meta)
     gst_cuda_imgproc_add_analytics_regions (outbuf,
-        GST_CUDA_IMGPROC_REGION_TYPE, self->table.regions, n_metas);
+        GST_CUDA_IMGPROC_REGION_TYPE, self->table.regions, n_metas,
+        segmentation ? 1 : 0);
+  if (segmentation)
+    add_segmentation (self, outbuf, MIN (count, G_MAXUINT16));
   table = gst_cuda_imgproc_region_table_new (&props, self->table.regions, n);
   if (post) {
     s = gst_cuda_imgproc_frame_message_new ("cudalabel",

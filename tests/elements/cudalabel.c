@@ -1480,6 +1480,92 @@ GST_START_TEST (test_analytics_meta)
 GST_END_TEST;
 #endif
 
+#if CIP_TEST_HAVE_ANALYTICS_SEGMENTATION
+/* GStreamer 1.26+: with mode=labels the label image is also the frame's
+ * instance segmentation, ids 0 .. the largest label, sharing the frame's
+ * memory; other modes have none. */
+GST_START_TEST (test_analytics_segmentation)
+{
+  GstHarness *h = cip_test_harness_new ("cudalabel",
+      "mode=labels max-region-metas=5");
+  CipImage mask = cip_test_image_load ("label-coins-mask.pgm");
+  Labelled ref = reference_label (&mask, NULL, MODE_LABELS, 8, 0);
+  GstAnalyticsRelationMeta *meta;
+  GstAnalyticsSegmentationMtd segmentation;
+  GstAnalyticsMtd any;
+  gpointer state = NULL;
+  GstMapInfo out_map, mask_map;
+  GstVideoMeta *vmeta;
+  GstBuffer *out, *seg;
+  gint x, y;
+  guint w, hh, n_segmentations = 0;
+  gsize i;
+
+  set_mask_caps (h, mask.width, mask.height);
+  out = cip_test_push_pull (h, cip_test_buffer_new (&mask));
+  meta = gst_buffer_get_analytics_relation_meta (out);
+  fail_unless (meta != NULL);
+  fail_unless (gst_analytics_relation_meta_iterate (meta, &state,
+          gst_analytics_segmentation_mtd_get_mtd_type (), &any));
+  n_segmentations++;
+  segmentation = *(GstAnalyticsSegmentationMtd *) & any;
+  while (gst_analytics_relation_meta_iterate (meta, &state,
+          gst_analytics_segmentation_mtd_get_mtd_type (), &any))
+    n_segmentations++;
+  fail_unless_equals_int (n_segmentations, 1);
+
+  fail_unless_equals_int (gst_analytics_segmentation_mtd_get_region_count
+      (&segmentation), ref.count + 1);
+  for (i = 0; i <= ref.count; i++)
+    fail_unless_equals_int (gst_analytics_segmentation_mtd_get_region_id
+        (&segmentation, i), i);
+
+  seg = gst_analytics_segmentation_mtd_get_mask (&segmentation, &x, &y, &w,
+      &hh);
+  fail_unless (seg != NULL && seg != out);
+  fail_unless (x == 0 && y == 0 && (gint) w == mask.width &&
+      (gint) hh == mask.height);
+  vmeta = gst_buffer_get_video_meta (seg);
+  fail_unless (vmeta != NULL);
+  fail_unless_equals_int (vmeta->format, GST_VIDEO_FORMAT_GRAY16_LE);
+  fail_unless_equals_int (vmeta->width, mask.width);
+  fail_unless_equals_int (vmeta->height, mask.height);
+  /* the frame's own memory, not a copy */
+  fail_unless (gst_buffer_peek_memory (seg, 0) ==
+      gst_buffer_peek_memory (out, 0));
+  fail_unless (gst_buffer_map (out, &out_map, GST_MAP_READ));
+  fail_unless (gst_buffer_map (seg, &mask_map, GST_MAP_READ));
+  fail_unless_equals_int (mask_map.size, out_map.size);
+  for (y = 0; y < mask.height; y++)
+    if (memcmp (mask_map.data + vmeta->offset[0] + y * vmeta->stride[0],
+            (const guint8 *) ref.image.data + y * ref.image.stride,
+            2 * mask.width) != 0)
+      fail ("segmentation row %d differs from the reference labels", y);
+  gst_buffer_unmap (seg, &mask_map);
+  gst_buffer_unmap (out, &out_map);
+  gst_buffer_unref (seg);
+  gst_buffer_unref (out);
+
+  /* a colour image is no segmentation */
+  gst_harness_teardown (h);
+  h = cip_test_harness_new ("cudalabel", "mode=color");
+  set_mask_caps (h, mask.width, mask.height);
+  out = cip_test_push_pull (h, cip_test_buffer_new (&mask));
+  meta = gst_buffer_get_analytics_relation_meta (out);
+  fail_unless (meta != NULL);
+  state = NULL;
+  fail_if (gst_analytics_relation_meta_iterate (meta, &state,
+          gst_analytics_segmentation_mtd_get_mtd_type (), &any));
+  gst_buffer_unref (out);
+
+  labelled_clear (&ref);
+  cip_test_image_free (&mask);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+#endif
+
 static Suite *
 cudalabel_suite (void)
 {
@@ -1511,6 +1597,9 @@ cudalabel_suite (void)
   tcase_add_test (tc, test_messages_without_time_segment);
 #if CIP_TEST_HAVE_ANALYTICS
   tcase_add_test (tc, test_analytics_meta);
+#endif
+#if CIP_TEST_HAVE_ANALYTICS_SEGMENTATION
+  tcase_add_test (tc, test_analytics_segmentation);
 #endif
 
   return s;
