@@ -36,6 +36,23 @@ typedef enum
 #define GST_TYPE_CUDA_IMGPROC_BACKEND (gst_cuda_imgproc_backend_get_type ())
 GType gst_cuda_imgproc_backend_get_type (void);
 
+/**
+ * GstCudaImgprocFrameReport:
+ * @pts: the frame's presentation timestamp
+ * @duration: its duration
+ * @segment: the segment it was in
+ * @readback: what its process() wrote into its readback area
+ *
+ * What a frame computed, once it is on the host (see @report).
+ */
+typedef struct
+{
+  GstClockTime pts;
+  GstClockTime duration;
+  GstSegment segment;
+  const guint8 *readback;
+} GstCudaImgprocFrameReport;
+
 #define GST_TYPE_CUDA_IMGPROC_FILTER (gst_cuda_imgproc_filter_get_type ())
 G_DECLARE_DERIVABLE_TYPE (GstCudaImgprocFilter, gst_cuda_imgproc_filter,
     GST, CUDA_IMGPROC_FILTER, GstBaseTransform);
@@ -51,7 +68,15 @@ G_DECLARE_DERIVABLE_TYPE (GstCudaImgprocFilter, gst_cuda_imgproc_filter,
  *   %NULL: call the cip_ref_* operation.  @readback is the element's
  *   readback area (see @readback_size).
  * @frame_done: optional; called once @outbuf is complete, before it is
- *   pushed, to report what the frame computed from @readback.
+ *   pushed, to attach what the frame computed from @readback.  The frame
+ *   path waits for the frame's kernels.
+ * @report: optional, for results that do not travel with the frame (a
+ *   property, a bus message): called with what a frame wrote into its
+ *   readback area once it is on the host, in frame order.  The frame path
+ *   does not wait for it: where the output stays on the GPU, a report
+ *   comes at a later frame (at most GST_CUDA_IMGPROC_MAX_REPORTS behind),
+ *   or when the stream ends or flushes; otherwise before the frame is
+ *   pushed.  Each frame in flight has a readback area of its own.
  * @readback_size: bytes of host memory that @process may have results
  *   written into (page-locked on the cuda backend), allocated at start().
  * @input_formats: for elements whose output format differs from the
@@ -87,6 +112,8 @@ struct _GstCudaImgprocFilterClass
       CipImage * dst, guint8 * readback, CipStream * stream);
   void (*frame_done) (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
       const guint8 * readback);
+  void (*report) (GstCudaImgprocFilter * filter,
+      const GstCudaImgprocFrameReport * report);
 
   const gchar *const *(*get_output_formats) (GstCudaImgprocFilter * filter);
   void (*release) (GstCudaImgprocFilter * filter, CipStream * stream);

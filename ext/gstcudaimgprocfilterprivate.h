@@ -19,6 +19,7 @@
 #include "gstcudaimgprocdevice.h"
 #include "gstcudaimgprocinflight.h"
 #include "gstcudaimgprocintensity.h"
+#include "gstcudaimgprocreports.h"
 
 G_BEGIN_DECLS
 
@@ -44,6 +45,10 @@ typedef struct
    * allocation query). */
   GstCudaImgprocInFlight in_flight;
   gboolean downstream_waits;
+
+  /* The reports room, for elements with report(): each frame's readback
+   * slot, reported once it is on the host. */
+  GstCudaImgprocReports reports;
 
   /* The caps room's answer, per caps. */
   GstVideoInfo in_info;

@@ -180,10 +180,17 @@ GstStructure *
 gst_cuda_imgproc_frame_message_new (const gchar * name,
     const GstSegment * segment, GstBuffer * buffer)
 {
-  GstClockTime pts = GST_BUFFER_PTS (buffer);
+  return gst_cuda_imgproc_frame_message_new_at (name, segment,
+      GST_BUFFER_PTS (buffer), GST_BUFFER_DURATION (buffer));
+}
+
+GstStructure *
+gst_cuda_imgproc_frame_message_new_at (const gchar * name,
+    const GstSegment * segment, GstClockTime pts, GstClockTime duration)
+{
   GstStructure *s = gst_structure_new (name,
       "timestamp", G_TYPE_UINT64, pts,
-      "duration", G_TYPE_UINT64, GST_BUFFER_DURATION (buffer), NULL);
+      "duration", G_TYPE_UINT64, duration, NULL);
 
   if (segment->format == GST_FORMAT_TIME)
     gst_structure_set (s,

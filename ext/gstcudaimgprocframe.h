@@ -55,6 +55,9 @@ CipStatus gst_cuda_imgproc_frame_finish_chroma (GstVideoFrame * in,
  * stream in bytes).  The caller adds its results and posts it. */
 GstStructure *gst_cuda_imgproc_frame_message_new (const gchar * name,
     const GstSegment * segment, GstBuffer * buffer);
+/* The same about a frame at @pts lasting @duration. */
+GstStructure *gst_cuda_imgproc_frame_message_new_at (const gchar * name,
+    const GstSegment * segment, GstClockTime pts, GstClockTime duration);
 
 G_END_DECLS
 

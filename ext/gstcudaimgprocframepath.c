@@ -35,6 +35,9 @@ gst_cuda_imgproc_frame_path_start (GstCudaImgprocFilter * filter,
 
   if (priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CPU) {
     priv->readback = g_malloc0 (MAX (klass->readback_size, 1));
+    if (klass->report)
+      gst_cuda_imgproc_reports_init (&priv->reports, klass->readback_size,
+          NULL);
     return TRUE;
   }
 
@@ -45,9 +48,12 @@ gst_cuda_imgproc_frame_path_start (GstCudaImgprocFilter * filter,
     goto push_failed;
   status = gst_cuda_imgproc_in_flight_init (&priv->in_flight,
       priv->device.stream);
-  if (status == CIP_OK && klass->readback_size > 0)
+  if (status == CIP_OK && klass->readback_size > 0 && !klass->report)
     status = cip_host_alloc ((void **) &priv->readback, klass->readback_size,
         priv->device.stream);
+  if (status == CIP_OK && klass->report)
+    status = gst_cuda_imgproc_reports_init (&priv->reports,
+        klass->readback_size, priv->device.stream);
   gst_cuda_context_pop (NULL);
   if (status != CIP_OK)
     goto alloc_failed;
@@ -89,10 +95,17 @@ gst_cuda_imgproc_frame_path_stop (GstCudaImgprocFilter * filter)
     if (klass->release)
       klass->release (filter, NULL);
     g_clear_pointer (&priv->readback, g_free);
+    if (klass->report)
+      gst_cuda_imgproc_reports_clear (&priv->reports, NULL);
     return;
   }
 
   if (priv->device.context && gst_cuda_context_push (priv->device.context)) {
+    if (klass->report && priv->reports.area) {
+      /* frames already pushed still report what they found */
+      gst_cuda_imgproc_reports_deliver (&priv->reports, filter, TRUE, stream);
+      gst_cuda_imgproc_reports_clear (&priv->reports, stream);
+    }
     free_device_images (priv);
     if (klass->release && stream)
       klass->release (filter, stream);
@@ -216,9 +229,11 @@ gst_cuda_imgproc_frame_path_drain (GstCudaImgprocFilter * filter)
   GstCudaImgprocFilterPrivate *priv =
       gst_cuda_imgproc_filter_get_private (filter);
 
-  if (priv->in_flight.count > 0 &&
+  if ((priv->in_flight.count > 0 || priv->reports.count > 0) &&
       gst_cuda_context_push (priv->device.context)) {
     gst_cuda_imgproc_in_flight_drain (&priv->in_flight, priv->device.stream);
+    gst_cuda_imgproc_reports_deliver (&priv->reports, filter, TRUE,
+        priv->device.stream);
     gst_cuda_context_pop (NULL);
   }
 }
@@ -256,13 +271,17 @@ process_on_device (GstCudaImgprocFilter * filter, GstBuffer * inbuf,
   CipImage *work_src = src_on_device ? &src : &priv->device_src;
   CipImage *work_dst = dst_on_device ? &dst : &priv->device_dst;
   CipEvent *output_ready = gst_cuda_imgproc_buffer_ready_event (outbuf);
+  guint8 *readback = klass->report ?
+      gst_cuda_imgproc_reports_next_slot (&priv->reports, filter,
+      priv->device.stream) : priv->readback;
   gboolean defer = dst_on_device && klass->frame_done == NULL &&
       !klass->reads_intensity && gst_cuda_imgproc_device_reader_orders
       (&priv->device, outbuf, priv->downstream_waits);
-  CipStatus status = CIP_OK;
+  CipStatus status = klass->report && readback == NULL ? CIP_ERROR_CUDA :
+      CIP_OK;
 
   /* The input's writer may still be at work: our stream waits for it. */
-  if (src_on_device)
+  if (status == CIP_OK && src_on_device)
     status = gst_cuda_imgproc_device_order_after (&priv->device, inbuf);
   if (status == CIP_OK && !src_on_device)
     status = cip_copy (&src, &priv->device_src, priv->device.stream);
@@ -270,7 +289,7 @@ process_on_device (GstCudaImgprocFilter * filter, GstBuffer * inbuf,
     status = gst_cuda_imgproc_intensity_to_device (&priv->intensity,
         priv->device.stream, &priv->intensity_for_process);
   if (status == CIP_OK)
-    status = klass->process (filter, work_src, work_dst, priv->readback,
+    status = klass->process (filter, work_src, work_dst, readback,
         priv->device.stream);
   priv->intensity_for_process = NULL;
   if (status == CIP_OK && !dst_on_device)
@@ -281,6 +300,10 @@ process_on_device (GstCudaImgprocFilter * filter, GstBuffer * inbuf,
     status = gst_cuda_imgproc_frame_finish_chroma (in_frame, out_frame,
         priv->neutral_chroma, priv->device.stream);
 
+  if (status == CIP_OK && klass->report)
+    status = gst_cuda_imgproc_reports_commit (&priv->reports, outbuf,
+        &GST_BASE_TRANSFORM (filter)->segment, priv->device.stream);
+
   if (status == CIP_OK && defer) {
     status = cip_event_record (output_ready, priv->device.stream);
     if (status == CIP_OK)
@@ -289,6 +312,10 @@ process_on_device (GstCudaImgprocFilter * filter, GstBuffer * inbuf,
   } else if (status == CIP_OK) {
     gst_cuda_imgproc_in_flight_drain (&priv->in_flight, priv->device.stream);
     status = cip_stream_synchronize (priv->device.stream);
+    /* the frame leaves the GPU: its report goes before it */
+    if (status == CIP_OK && klass->report)
+      status = gst_cuda_imgproc_reports_deliver (&priv->reports, filter,
+          FALSE, priv->device.stream);
   }
   if (status == CIP_OK) {
     priv->uploads += !src_on_device;
@@ -345,10 +372,19 @@ gst_cuda_imgproc_frame_path_run (GstCudaImgprocFilter * filter,
     CipImage dst = gst_cuda_imgproc_plane_image (&out_frame, 0,
         priv->dst_format);
 
+    guint8 *readback = klass->report ?
+        gst_cuda_imgproc_reports_next_slot (&priv->reports, filter, NULL) :
+        priv->readback;
+
     priv->intensity_for_process = have_intensity ?
         &priv->intensity.image : NULL;
-    status = klass->process (filter, &src, &dst, priv->readback, NULL);
+    status = klass->process (filter, &src, &dst, readback, NULL);
     priv->intensity_for_process = NULL;
+    if (status == CIP_OK && klass->report) {
+      gst_cuda_imgproc_reports_commit (&priv->reports, outbuf,
+          &GST_BASE_TRANSFORM (filter)->segment, NULL);
+      gst_cuda_imgproc_reports_deliver (&priv->reports, filter, FALSE, NULL);
+    }
   } else if (gst_cuda_context_push (priv->device.context)) {
     status = process_on_device (filter, inbuf, &in_frame, src_on_device,
         outbuf, &out_frame, dst_on_device);

@@ -24,6 +24,12 @@
  * - `running-time` (#GstClockTime): its running time
  * - `duration` (#GstClockTime): its duration
  *
+ * Messages come in frame order.  Reading the threshold back never holds
+ * a frame that stays on the GPU: its message is posted once the
+ * threshold is on the host, usually while a later frame is processed (at
+ * most eight frames behind), and every message is posted before the
+ * end-of-stream goes downstream.
+ *
  * ## Example launch line
  * |[
  * gst-launch-1.0 -m filesrc location=coins.png ! pngdec ! videoconvert ! cudagray ! cudaotsu post-messages=true ! pngenc ! filesink location=coins-otsu.png
@@ -77,8 +83,8 @@ static void gst_cuda_otsu_get_property (GObject * object, guint prop_id,
 static CipStatus gst_cuda_otsu_process (GstCudaImgprocFilter * filter,
     const CipImage * src, CipImage * dst, guint8 * readback,
     CipStream * stream);
-static void gst_cuda_otsu_frame_done (GstCudaImgprocFilter * filter,
-    GstBuffer * outbuf, const guint8 * readback);
+static void gst_cuda_otsu_report (GstCudaImgprocFilter * filter,
+    const GstCudaImgprocFrameReport * report);
 
 static void
 gst_cuda_otsu_class_init (GstCudaOtsuClass * klass)
@@ -109,7 +115,12 @@ gst_cuda_otsu_class_init (GstCudaOtsuClass * klass)
   /**
    * GstCudaOtsu:threshold:
    *
-   * The Otsu threshold of the last frame processed (0 before the first).
+   * The Otsu threshold of the last frame whose threshold is known (0
+   * before the first).  Where the output stays on the GPU, a frame's
+   * threshold is read back without making the frame wait, and becomes
+   * known a frame or a few later (at most eight), or at the end of the
+   * stream; where the output goes to system memory, before the frame is
+   * pushed.
    *
    * Since: 0.1
    */
@@ -142,7 +153,7 @@ gst_cuda_otsu_class_init (GstCudaOtsuClass * klass)
 
   filter_class->process = GST_DEBUG_FUNCPTR (gst_cuda_otsu_process);
   filter_class->attaches_intensity = TRUE;
-  filter_class->frame_done = GST_DEBUG_FUNCPTR (gst_cuda_otsu_frame_done);
+  filter_class->report = GST_DEBUG_FUNCPTR (gst_cuda_otsu_report);
   /* The frame's threshold. */
   filter_class->readback_size = 1;
 }
@@ -216,29 +227,29 @@ gst_cuda_otsu_process (GstCudaImgprocFilter * filter, const CipImage * src,
 }
 
 static void
-gst_cuda_otsu_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
-    const guint8 * readback)
+gst_cuda_otsu_report (GstCudaImgprocFilter * filter,
+    const GstCudaImgprocFrameReport * report)
 {
   GstCudaOtsu *self = GST_CUDA_OTSU (filter);
-  GstClockTime pts = GST_BUFFER_PTS (outbuf);
+  guint threshold = report->readback[0];
   GstStructure *s;
   gboolean post;
 
   GST_OBJECT_LOCK (self);
-  self->threshold = readback[0];
+  self->threshold = threshold;
   post = self->post_messages;
   GST_OBJECT_UNLOCK (self);
 
-  GST_LOG_OBJECT (self, "threshold %u at %" GST_TIME_FORMAT, readback[0],
-      GST_TIME_ARGS (pts));
+  GST_LOG_OBJECT (self, "threshold %u at %" GST_TIME_FORMAT, threshold,
+      GST_TIME_ARGS (report->pts));
   g_object_notify (G_OBJECT (self), "threshold");
 
   if (!post)
     return;
 
-  s = gst_cuda_imgproc_frame_message_new ("cudaotsu",
-      &GST_BASE_TRANSFORM (filter)->segment, outbuf);
-  gst_structure_set (s, "threshold", G_TYPE_UINT, (guint) readback[0], NULL);
+  s = gst_cuda_imgproc_frame_message_new_at ("cudaotsu", &report->segment,
+      report->pts, report->duration);
+  gst_structure_set (s, "threshold", G_TYPE_UINT, threshold, NULL);
   gst_element_post_message (GST_ELEMENT (self),
       gst_message_new_element (GST_OBJECT (self), s));
 }

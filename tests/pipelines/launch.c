@@ -36,6 +36,9 @@ typedef struct
   GPtrArray *in;                /* GstSample of the source frames */
   GPtrArray *out;               /* GstSample of the processed frames */
   guint otsu_messages;
+  /* what the first N_FRAMES cudaotsu messages said, in bus order */
+  guint otsu_thresholds[N_FRAMES];
+  GstClockTime otsu_timestamps[N_FRAMES];
   /* Of the elements named x0, x1, x2: their "stats" counters, and the
    * CUDA context each answers a context query with. */
   guint64 uploads[3];
@@ -134,8 +137,17 @@ run_pipeline (const gchar * description)
       gst_message_unref (msg);
       break;
     }
-    if (gst_message_has_name (msg, "cudaotsu"))
+    if (gst_message_has_name (msg, "cudaotsu")) {
+      const GstStructure *st = gst_message_get_structure (msg);
+
+      if (run->otsu_messages < N_FRAMES) {
+        gst_structure_get_uint (st, "threshold",
+            &run->otsu_thresholds[run->otsu_messages]);
+        gst_structure_get_uint64 (st, "timestamp",
+            &run->otsu_timestamps[run->otsu_messages]);
+      }
       run->otsu_messages++;
+    }
     gst_message_unref (msg);
   }
   fail_unless (msg != NULL, "%s did not reach EOS", launch);
@@ -561,6 +573,56 @@ GST_START_TEST (test_chain_stays_on_device)
   fail_unless (run->context[0] != NULL);
   fail_unless (run->context[0] == run->context[1]);
   fail_unless (run->context[1] == run->context[2]);
+  run_free (run);
+}
+
+GST_END_TEST;
+
+/* A threshold that stays on the GPU (cudaotsu into another of ours, in
+ * CUDA memory) is read back without holding the frame: every frame still
+ * reports it, in order, with its own timestamp, before the end of the
+ * stream. */
+GST_START_TEST (test_otsu_reports_in_order_from_the_device)
+{
+  Run *run = run_pipeline ("videotestsrc pattern=snow num-buffers="
+      G_STRINGIFY (N_FRAMES) " ! video/x-raw,format=RGBA,width=320,height=240 "
+      "! tee name=t ! queue ! appsink name=in sync=false wait-on-eos=false "
+      "t. ! queue ! cudagray name=x0 backend=%s ! cudaotsu name=x1 "
+      "backend=%s post-messages=true ! cudamorph name=x2 backend=%s "
+      "operation=dilate ! video/x-raw" SINK);
+  guint i;
+
+  fail_unless_equals_int (run->otsu_messages, N_FRAMES);
+  fail_unless_equals_int (run->in->len, N_FRAMES);
+  for (i = 0; i < N_FRAMES; i++) {
+    GstSample *in = g_ptr_array_index (run->in, i);
+    GstBuffer *buffer = gst_sample_get_buffer (in);
+    GstVideoInfo info;
+    GstVideoFrame frame;
+    CipImage src, gray, mask;
+    guint8 threshold;
+
+    fail_unless_equals_uint64 (run->otsu_timestamps[i],
+        GST_BUFFER_PTS (buffer));
+    fail_unless (gst_video_info_from_caps (&info, gst_sample_get_caps (in)));
+    fail_unless (gst_video_frame_map (&frame, &info, buffer, GST_MAP_READ));
+    src.data = GST_VIDEO_FRAME_PLANE_DATA (&frame, 0);
+    src.width = GST_VIDEO_FRAME_WIDTH (&frame);
+    src.height = GST_VIDEO_FRAME_HEIGHT (&frame);
+    src.stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+    src.format = CIP_FORMAT_RGBA;
+    gray = cip_test_image_new (src.width, src.height, CIP_FORMAT_GRAY8, 0);
+    mask = cip_test_image_new (src.width, src.height, CIP_FORMAT_GRAY8, 0);
+    fail_unless_equals_int (cip_ref_gray (&src, &gray, CIP_GRAY_BT601,
+            NULL), CIP_OK);
+    fail_unless_equals_int (cip_ref_otsu (&gray, &mask, false, &threshold,
+            NULL), CIP_OK);
+    fail_unless_equals_int (run->otsu_thresholds[i], threshold);
+    gst_video_frame_unmap (&frame);
+    cip_test_image_free (&gray);
+    cip_test_image_free (&mask);
+  }
+  fail_unless_equals_uint64 (run->downloads[1], 0);
   run_free (run);
 }
 
@@ -1124,6 +1186,7 @@ pipelines_suite (void)
   tcase_add_test (launch, test_gray_as_yuv_converts_to_gray);
   tcase_add_test (device, test_chain_stays_on_device);
   tcase_add_test (device, test_frame_of_another_context);
+  tcase_add_test (device, test_otsu_reports_in_order_from_the_device);
   tcase_add_loop_test (nvcodec, test_memory_combinations, 0,
       4 * G_N_ELEMENTS (memory_cases));
   tcase_add_test (nvcodec, test_chain_after_cudaupload);
