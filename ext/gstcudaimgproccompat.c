@@ -153,15 +153,19 @@ gst_cuda_imgproc_add_analytics_segmentation (GstBuffer * buffer,
   GstAnalyticsSegmentationMtd segmentation;
   GstVideoMeta *layout = gst_buffer_get_video_meta (buffer);
   GstBuffer *mask;
+  guint i;
 
   meta = gst_buffer_get_analytics_relation_meta (buffer);
   if (meta == NULL)
     meta = gst_buffer_add_analytics_relation_meta (buffer);
   if (meta == NULL)
     return FALSE;
-  mask = gst_buffer_copy_region (buffer, GST_BUFFER_COPY_MEMORY, 0, -1);
-  if (mask == NULL)
-    return FALSE;
+  /* Its memory appended to a new buffer, not gst_buffer_copy_region():
+   * that would hang a parent-buffer meta on the mask when @buffer comes
+   * from a pool, and the meta would hold the buffer it is on. */
+  mask = gst_buffer_new ();
+  for (i = 0; i < gst_buffer_n_memory (buffer); i++)
+    gst_buffer_append_memory (mask, gst_buffer_get_memory (buffer, i));
   /* the frame's own layout where it has one (a downstream pool's) */
   if (layout != NULL)
     gst_buffer_add_video_meta_full (mask, GST_VIDEO_FRAME_FLAG_NONE,

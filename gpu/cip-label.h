@@ -205,42 +205,57 @@ cip_hull_cross (uint32_t o, uint32_t a, uint32_t b)
       - (CIP_HULL_X (a) - CIP_HULL_X (o)) * (CIP_HULL_Y (b) - CIP_HULL_Y (o));
 }
 
-/* One side of the hull of the edge midpoints of rows whose pixels run from
- * @first[r] to @last[r] (@height rows): for the left side (@left) the
- * smallest X at each Y = 0 .. 2 height, its lower convex chain; for the
- * right side the largest X and its upper chain.  The chain (Y rising)
- * goes to @chain (2 height + 1 words); returns its length. */
+/* A point of one side of the hull of the edge midpoints of rows whose
+ * pixels run from @first[r] to @last[r] (@height rows), at Y = @y (0 ..
+ * 2 height): for the left side (@left) the smallest X there, for the
+ * right side the largest. */
+CIP_HOST_DEVICE uint32_t
+cip_hull_side_point (const uint32_t * first, const uint32_t * last,
+    uint32_t height, bool left, uint32_t y)
+{
+  uint32_t r = y / 2, x;
+
+  if (y & 1) {
+    /* the row's midpoints beside its end pixels */
+    x = left ? 2 * first[r] : 2 * last[r] + 2;
+  } else {
+    /* the midpoints above row r and below row r - 1 */
+    const uint32_t *ends = left ? first : last;
+    uint32_t below = r > 0 ? ends[r - 1] : ends[r];
+    uint32_t above = r < height ? ends[r] : ends[r - 1];
+
+    x = 2 * (left ? (below < above ? below : above) :
+        (below > above ? below : above)) + 1;
+  }
+  return CIP_HULL_POINT (y, x);
+}
+
+/* Appends @p (Y rising) to the chain of @n points at @chain, dropping the
+ * points it makes non-convex: the lower chain for the left side, the
+ * upper for the right; collinear points go too. */
+CIP_HOST_DEVICE void
+cip_hull_push (uint32_t * chain, uint32_t * n, uint32_t p, bool left)
+{
+  while (*n >= 2) {
+    int64_t turn = cip_hull_cross (chain[*n - 2], chain[*n - 1], p);
+
+    if (left ? turn > 0 : turn < 0)
+      break;
+    (*n)--;
+  }
+  chain[(*n)++] = p;
+}
+
+/* One side's chain (2 height + 1 words at @chain); returns its length. */
 CIP_HOST_DEVICE uint32_t
 cip_hull_side (const uint32_t * first, const uint32_t * last,
     uint32_t height, bool left, uint32_t * chain)
 {
   uint32_t n = 0, y;
 
-  for (y = 0; y <= 2 * height; y++) {
-    uint32_t r = y / 2, x;
-
-    if (y & 1) {
-      /* the row's midpoints beside its end pixels */
-      x = left ? 2 * first[r] : 2 * last[r] + 2;
-    } else {
-      /* the midpoints above row r and below row r - 1 */
-      const uint32_t *ends = left ? first : last;
-      uint32_t below = r > 0 ? ends[r - 1] : ends[r];
-      uint32_t above = r < height ? ends[r] : ends[r - 1];
-
-      x = 2 * (left ? (below < above ? below : above) :
-          (below > above ? below : above)) + 1;
-    }
-    while (n >= 2) {
-      int64_t turn = cip_hull_cross (chain[n - 2], chain[n - 1],
-          CIP_HULL_POINT (y, x));
-
-      if (left ? turn > 0 : turn < 0)
-        break;
-      n--;
-    }
-    chain[n++] = CIP_HULL_POINT (y, x);
-  }
+  for (y = 0; y <= 2 * height; y++)
+    cip_hull_push (chain, &n, cip_hull_side_point (first, last, height, left,
+            y), left);
   return n;
 }
 
@@ -316,6 +331,25 @@ cip_hull_diameter_sq (const CipHullOutline * o)
   return best;
 }
 
+/* The largest squared distance between vertices of the hull whose sides
+ * are the chains @left and @right (Y rising). */
+CIP_HOST_DEVICE uint64_t
+cip_hull_outline_diameter_sq (const uint32_t * left, uint32_t n_left,
+    const uint32_t * right, uint32_t n_right)
+{
+  CipHullOutline outline;
+
+  outline.left = left;
+  outline.right = right;
+  outline.n_left = n_left;
+  outline.right_first = n_right - 1;
+  if (right[n_right - 1] == left[n_left - 1])
+    outline.right_first--;
+  outline.right_last = right[0] == left[0] ? 1 : 0;
+  outline.n = n_left + outline.right_first - outline.right_last + 1;
+  return cip_hull_diameter_sq (&outline);
+}
+
 /* Words of scratch cip_hull_region() needs for a region of @height rows. */
 #define CIP_HULL_SCRATCH(height) (4 * (size_t) (height) + 2)
 
@@ -332,7 +366,6 @@ cip_hull_region (uint32_t * first, uint32_t * last, uint32_t height,
 {
   uint32_t *left = scratch, *right = scratch + 2 * height + 1;
   uint32_t n_left, n_right, k_left = 0, k_right = 0, r, area = 0;
-  CipHullOutline outline;
 
   cip_hull_side (first, last, height, true, left);
   cip_hull_side (first, last, height, false, right);
@@ -352,15 +385,7 @@ cip_hull_region (uint32_t * first, uint32_t * last, uint32_t height,
 
   n_left = cip_hull_side (first, last, height, true, left);
   n_right = cip_hull_side (first, last, height, false, right);
-  outline.left = left;
-  outline.right = right;
-  outline.n_left = n_left;
-  outline.right_first = n_right - 1;
-  if (right[n_right - 1] == left[n_left - 1])
-    outline.right_first--;
-  outline.right_last = right[0] == left[0] ? 1 : 0;
-  outline.n = n_left + outline.right_first - outline.right_last + 1;
-  *feret_sq4 = cip_hull_diameter_sq (&outline);
+  *feret_sq4 = cip_hull_outline_diameter_sq (left, n_left, right, n_right);
 }
 
 #endif /* __CIP_LABEL_H__ */

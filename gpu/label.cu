@@ -78,6 +78,8 @@
 
 /* Per-region passes: a region per thread. */
 #define REGION_THREADS 256
+/* Convex hulls: regions this tall or taller take a warp each. */
+#define HULL_TALL_ROWS 64
 
 /* A region's accumulators in device memory. */
 struct LabelAccum
@@ -119,11 +121,12 @@ struct LabelArgs
   uint32_t *region_offsets;     /* a word per REGION_THREADS regions */
   LabelAccum *regions;
   /* [0]: regions, [1]: regions kept, [2]: chunks the resolve pass has
-   * taken, [3]: rows of all regions' boxes */
+   * taken, [3]: rows of all regions' boxes, [4]: tall regions */
   uint32_t *counters;
   /* CIP_LABEL_CONVEX: per region chunk, then its first row; per row of
    * each region's box, its first and last column; the hulls' chains */
   uint32_t *hull_chunks, *row_first, *row_last, *chains;
+  uint32_t *tall_regions;       /* of HULL_TALL_ROWS rows or more */
   /* CIP_LABEL_FILLED: the background's forest (8-connected), and per
    * background root its size, with HOLE_OPEN when it touches the image's
    * edge */
@@ -1192,6 +1195,8 @@ hull_count_kernel (LabelArgs p, uint32_t n_chunks)
 {
   __shared__ uint32_t warp_sums[32];
 
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+    p.counters[4] = 0;
   for (uint32_t chunk = blockIdx.x; chunk < n_chunks; chunk += gridDim.x) {
     uint32_t r = chunk * REGION_THREADS + threadIdx.x, rows = 0, sum;
 
@@ -1254,7 +1259,8 @@ hull_ends_kernel (LabelArgs p)
     atomicMax (&p.row_last[row], x - r->left);
 }
 
-/* H5. A region's hull, a thread each. */
+/* H5. A region's hull, a thread each; regions of HULL_TALL_ROWS rows or
+ * more are listed for H6. */
 __global__ void
 hull_kernel (LabelArgs p)
 {
@@ -1264,15 +1270,110 @@ hull_kernel (LabelArgs p)
       r += gridDim.x * blockDim.x) {
     LabelAccum *a = &p.regions[r];
     uint32_t first = a->hull_rows, area;
+    uint32_t rows = a->bottom - a->root / p.width + 1;
     unsigned long long feret;
     uint64_t feret_sq4;
 
-    cip_hull_region (p.row_first + first, p.row_last + first,
-        a->bottom - a->root / p.width + 1,
+    if (rows >= HULL_TALL_ROWS) {
+      p.tall_regions[atomicAdd (&p.counters[4], 1)] = r;
+      continue;
+    }
+    cip_hull_region (p.row_first + first, p.row_last + first, rows,
         p.chains + 4 * (size_t) first + 2 * (size_t) r, &area, &feret_sq4);
     feret = feret_sq4;
     a->area_convex = area;
     a->feret_sq4 = feret;
+  }
+}
+
+/* One side's chain by a warp: each lane chains its share of the points
+ * in place, then lane 0 chains the shares' vertices (the hull of the
+ * whole is the hull of theirs).  It writes no further than it has read.
+ * Returns the chain's length in every lane. */
+__device__ uint32_t
+warp_hull_side (const uint32_t * first, const uint32_t * last,
+    uint32_t height, bool left, uint32_t * chain, int lane)
+{
+  uint32_t points = 2 * height + 1, per = CIP_DIV_UP (points, 32);
+  uint32_t begin = min (lane * per, points), end = min (begin + per, points);
+  uint32_t n = 0, merged = 0;
+
+  for (uint32_t y = begin; y < end; y++)
+    cip_hull_push (chain + begin, &n, cip_hull_side_point (first, last,
+            height, left, y), left);
+  __syncwarp ();
+  for (int l = 0; l < 32; l++) {
+    uint32_t share = __shfl_sync (FULL_WARP, n, l);
+    uint32_t from = min (l * per, points);
+
+    if (lane == 0)
+      for (uint32_t k = 0; k < share; k++)
+        cip_hull_push (chain, &merged, chain[from + k], left);
+  }
+  __syncwarp ();
+  return __shfl_sync (FULL_WARP, merged, 0);
+}
+
+/* The edge of @chain (@n points) that spans Y = @y: the last point at or
+ * above it. */
+__device__ uint32_t
+hull_edge (const uint32_t * chain, uint32_t n, int64_t y)
+{
+  uint32_t lo = 0, hi = n - 1;
+
+  while (hi - lo > 1) {
+    uint32_t mid = (lo + hi) / 2;
+
+    if (CIP_HULL_Y (chain[mid]) <= y)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* H6. The tall regions' hulls, a warp each, as cip_hull_region() makes
+ * them: their chains split among the lanes, their rows shared out. */
+__global__ void
+hull_tall_kernel (LabelArgs p)
+{
+  int lane = threadIdx.x & 31;
+  uint32_t warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  uint32_t warps = gridDim.x * blockDim.x / 32;
+
+  for (uint32_t t = warp; t < p.counters[4]; t += warps) {
+    uint32_t r = p.tall_regions[t];
+    LabelAccum *a = &p.regions[r];
+    uint32_t rows = a->bottom - a->root / p.width + 1;
+    uint32_t *first = p.row_first + a->hull_rows;
+    uint32_t *last = p.row_last + a->hull_rows;
+    uint32_t *left = p.chains + 4 * (size_t) a->hull_rows + 2 * (size_t) r;
+    uint32_t *right = left + 2 * rows + 1;
+    uint32_t n_left, n_right, area = 0;
+
+    n_left = warp_hull_side (first, last, rows, true, left, lane);
+    n_right = warp_hull_side (first, last, rows, false, right, lane);
+    for (uint32_t row = lane; row < rows; row += 32) {
+      int64_t y = 2 * (int64_t) row + 1;
+      uint32_t kl = hull_edge (left, n_left, y);
+      uint32_t kr = hull_edge (right, n_right, y);
+
+      first[row] = cip_hull_row_end (left[kl], left[kl + 1], y, true);
+      last[row] = cip_hull_row_end (right[kr], right[kr + 1], y, false);
+      area += last[row] - first[row] + 1;
+    }
+    for (int d = 16; d > 0; d /= 2)
+      area += __shfl_xor_sync (FULL_WARP, area, d);
+    __syncwarp ();
+
+    n_left = warp_hull_side (first, last, rows, true, left, lane);
+    n_right = warp_hull_side (first, last, rows, false, right, lane);
+    if (lane == 0) {
+      a->area_convex = area;
+      a->feret_sq4 = cip_hull_outline_diameter_sq (left, n_left, right,
+          n_right);
+    }
+    __syncwarp ();
   }
 }
 
@@ -1421,13 +1522,14 @@ cip_label (const CipImage * mask, const CipImage * intensity,
         (size_t) max_regions * sizeof (LabelAccum), &regions);
   if (status == CIP_OK)
     status = cip_cuda_scratch (stream, CIP_SCRATCH_LABEL_EXTRA,
-        4 * sizeof (uint32_t), &counters);
+        5 * sizeof (uint32_t), &counters);
   /* The rows of all boxes are at most the pixels: a region has a pixel in
    * every row of its box. */
   if (status == CIP_OK && (p.statistics & CIP_LABEL_CONVEX))
     status = cip_cuda_scratch (stream, CIP_SCRATCH_LABEL_HULLS,
         (n_region_blocks + 6 * (size_t) p.n_pixels +
-            2 * (size_t) max_regions) * sizeof (uint32_t), &hulls);
+            2 * (size_t) max_regions + p.n_pixels / HULL_TALL_ROWS + 1) *
+        sizeof (uint32_t), &hulls);
   if (status == CIP_OK && (p.statistics & CIP_LABEL_FILLED))
     status = cip_cuda_scratch (stream, CIP_SCRATCH_LABEL_HOLES,
         2 * (size_t) p.n_pixels * sizeof (uint32_t), &holes);
@@ -1457,6 +1559,8 @@ cip_label (const CipImage * mask, const CipImage * intensity,
   p.row_first = hulls ? p.hull_chunks + n_region_blocks : NULL;
   p.row_last = hulls ? p.row_first + p.n_pixels : NULL;
   p.chains = hulls ? p.row_last + p.n_pixels : NULL;
+  p.tall_regions = hulls ? p.chains + 4 * (size_t) p.n_pixels +
+      2 * (size_t) max_regions : NULL;
   p.holes_parent = (uint32_t *) holes;
   p.holes_size = holes ? p.holes_parent + p.n_pixels : NULL;
 
@@ -1492,6 +1596,8 @@ cip_label (const CipImage * mask, const CipImage * intensity,
     CIP_CUDA_TRY_LAUNCH (stream, "label hull ends kernel");
     hull_kernel <<<region_grid, REGION_THREADS, 0, s >>> (p);
     CIP_CUDA_TRY_LAUNCH (stream, "label hull kernel");
+    hull_tall_kernel <<<stream->sm_count * 4, REGION_THREADS, 0, s >>> (p);
+    CIP_CUDA_TRY_LAUNCH (stream, "label tall hull kernel");
   }
   if (p.statistics & CIP_LABEL_FILLED) {
     LabelArgs b = p;

@@ -21,6 +21,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <gst/gst.h>
 #include <gst/app/gstappsrc.h>
@@ -66,6 +67,9 @@ typedef struct
   gint64 start_us;              /* first frame out */
   gint64 counted_from_us;       /* end of warm-up */
   gint64 last_us;
+  /* the process's CPU time (every thread) at those two points */
+  gint64 counted_from_cpu_ns;
+  gint64 last_cpu_ns;
   guint64 frames_out;
   guint64 counted;
   gboolean ended;
@@ -169,6 +173,15 @@ need_data (GstAppSrc * src, guint length, gpointer user_data)
     run->ended = TRUE;
 }
 
+static gint64
+process_cpu_ns (void)
+{
+  struct timespec t;
+
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &t);
+  return (gint64) t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
 static GstPadProbeReturn
 count_frame (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 {
@@ -177,11 +190,14 @@ count_frame (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 
   if (run->frames_out++ == 0)
     run->start_us = now;
-  if (run->counted_from_us == 0 && now - run->start_us >= run->warm_up_us)
+  if (run->counted_from_us == 0 && now - run->start_us >= run->warm_up_us) {
     run->counted_from_us = now;
+    run->counted_from_cpu_ns = process_cpu_ns ();
+  }
   if (run->counted_from_us) {
     run->counted++;
     run->last_us = now;
+    run->last_cpu_ns = process_cpu_ns ();
     if (!run->ended && run->src &&
         now - run->counted_from_us >= run->measure_us) {
       run->ended = TRUE;
@@ -192,10 +208,12 @@ count_frame (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 }
 
 /* Frames per second of @c at @width x @height, or a negative number when
- * the pipeline failed. */
+ * the pipeline failed; and in @host_us the CPU time the process spent per
+ * frame (every thread: the source, the elements, the sink, and waits on
+ * the GPU that spin). */
 static gdouble
 run_case (const Case * c, gint width, gint height, gint64 warm_up_us,
-    gint64 measure_us)
+    gint64 measure_us, gdouble * host_us)
 {
   gchar **parts = g_strsplit (c->chain, "%s", -1);
   gchar *chain = g_strjoinv (c->backend ? c->backend : "cuda", parts);
@@ -251,9 +269,13 @@ run_case (const Case * c, gint width, gint height, gint64 warm_up_us,
   bus = gst_element_get_bus (pipeline);
   msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
       GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  if (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS && run.counted > 1)
+  *host_us = 0;
+  if (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS && run.counted > 1) {
     fps = (run.counted - 1) * 1e6 / (gdouble) (run.last_us -
         run.counted_from_us);
+    *host_us = (run.last_cpu_ns - run.counted_from_cpu_ns) / 1e3 /
+        (run.counted - 1);
+  }
   else if (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
     gchar *debug = NULL;
 
@@ -459,10 +481,11 @@ main (int argc, char **argv)
       g_printerr ("cannot write %s\n", csv_path);
       return 2;
     }
-    fprintf (csv, "case,source,size,width,height,fps\n");
+    fprintf (csv, "case,source,size,width,height,fps,host_us\n");
   }
 
-  g_print ("| pipeline | source | size | frames/s |\n|---|---|---|---:|\n");
+  g_print ("| pipeline | source | size | frames/s | host µs/frame |\n"
+      "|---|---|---|---:|---:|\n");
   for (i = 0; i < n_cases; i++) {
     if ((only && !strstr (cases[i].name, only)) ||
         (cases[i].memory == SOURCE_H264 && clip_path == NULL))
@@ -470,20 +493,20 @@ main (int argc, char **argv)
     for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
       gint width = quick ? sizes[s].width / 8 : sizes[s].width;
       gint height = quick ? sizes[s].height / 8 : sizes[s].height;
-      gdouble fps;
+      gdouble fps, host_us;
 
       /* The clip has one size: the first row's. */
       if (cases[i].memory == SOURCE_H264 && s > 0)
         break;
       fps = run_case (&cases[i], width, height, quick ? 50000 : 500000,
-          quick ? 200000 : 2000000);
+          quick ? 200000 : 2000000, &host_us);
 
-      g_print ("| %s | %s | %dx%d | %.0f |\n", cases[i].name,
-          source_names[cases[i].memory], width, height, fps);
+      g_print ("| %s | %s | %dx%d | %.0f | %.1f |\n", cases[i].name,
+          source_names[cases[i].memory], width, height, fps, host_us);
       if (csv)
-        fprintf (csv, "\"%s\",%s,%s,%d,%d,%.1f\n", cases[i].name,
+        fprintf (csv, "\"%s\",%s,%s,%d,%d,%.1f,%.1f\n", cases[i].name,
             source_names[cases[i].memory], sizes[s].name, width, height,
-            fps);
+            fps, host_us);
       if (fps > 0)
         ok++;
       else
@@ -497,16 +520,18 @@ main (int argc, char **argv)
 
     for (s = 0; s < G_N_ELEMENTS (large); s++) {
       for (i = 0; i < 2; i++) {
-        gdouble fps = run_case (&gpu_cases[i], large[s][0], large[s][1],
-            500000, 2000000);
+        gdouble host_us, fps = run_case (&gpu_cases[i], large[s][0],
+            large[s][1], 500000, 2000000, &host_us);
 
-        g_print ("| %s | %s | %dx%d | %.0f (%.2f ms/frame) |\n",
+        g_print ("| %s | %s | %dx%d | %.0f (%.2f ms/frame) | %.1f |\n",
             gpu_cases[i].name, source_names[gpu_cases[i].memory],
-            large[s][0], large[s][1], fps, fps > 0 ? 1000.0 / fps : 0);
+            large[s][0], large[s][1], fps, fps > 0 ? 1000.0 / fps : 0,
+            host_us);
         if (csv)
-          fprintf (csv, "\"%s\",%s,%dx%d,%d,%d,%.1f\n", gpu_cases[i].name,
-              source_names[gpu_cases[i].memory], large[s][0], large[s][1],
-              large[s][0], large[s][1], fps);
+          fprintf (csv, "\"%s\",%s,%dx%d,%d,%d,%.1f,%.1f\n",
+              gpu_cases[i].name, source_names[gpu_cases[i].memory],
+              large[s][0], large[s][1], large[s][0], large[s][1], fps,
+              host_us);
         if (fps > 0)
           ok++;
         else

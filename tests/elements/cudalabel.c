@@ -1530,9 +1530,12 @@ GST_START_TEST (test_analytics_segmentation)
   fail_unless_equals_int (vmeta->format, GST_VIDEO_FORMAT_GRAY16_LE);
   fail_unless_equals_int (vmeta->width, mask.width);
   fail_unless_equals_int (vmeta->height, mask.height);
-  /* the frame's own memory, not a copy */
+  /* the frame's own memory, not a copy, and no hold on the frame (the
+   * meta on it would keep it alive) */
   fail_unless (gst_buffer_peek_memory (seg, 0) ==
       gst_buffer_peek_memory (out, 0));
+  fail_if (gst_buffer_get_parent_buffer_meta (seg));
+  fail_unless_equals_int (GST_MINI_OBJECT_REFCOUNT_VALUE (out), 1);
   fail_unless (gst_buffer_map (out, &out_map, GST_MAP_READ));
   fail_unless (gst_buffer_map (seg, &mask_map, GST_MAP_READ));
   fail_unless_equals_int (mask_map.size, out_map.size);
