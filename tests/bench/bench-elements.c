@@ -43,9 +43,12 @@ typedef enum
   SOURCE_PINNED,
   SOURCE_CUDA,
   SOURCE_H264,                  /* the --clip file, decoded by NVDEC */
+  SOURCE_CUDA_CELLS,            /* CUDA memory, cell-like RGBA frames */
 } SourceMemory;
 
-static const gchar *source_names[] = { "pageable", "pinned", "cuda", "h264" };
+static const gchar *source_names[] = { "pageable", "pinned", "cuda", "h264",
+  "cuda, cells"
+};
 static const gchar *clip_path;
 
 typedef struct
@@ -91,6 +94,41 @@ fill_random (guint8 * data, gsize size, guint32 seed)
   }
   for (; i < size; i++)
     data[i] = g_rand_int (rand);
+  g_rand_free (rand);
+}
+
+/* A cell-like RGBA frame, as microscopy gives: a dim noisy background and
+ * bright round cells with noisy insides, one per 6,900 pixels (300 at
+ * 1080p), most of them apart. */
+static void
+draw_cells (guint8 * data, gint width, gint height, gint stride,
+    guint32 seed)
+{
+  GRand *rand = g_rand_new_with_seed (seed);
+  guint n = (guint) ((gint64) width * height / 6900), i;
+  gint x, y;
+
+  for (y = 0; y < height; y++)
+    for (x = 0; x < width; x++) {
+      guint8 v = 20 + g_rand_int_range (rand, 0, 20);
+      guint8 *px = data + (gsize) y * stride + 4 * x;
+
+      px[0] = px[1] = px[2] = v;
+      px[3] = 255;
+    }
+  for (i = 0; i < n; i++) {
+    gint cx = g_rand_int_range (rand, 0, width);
+    gint cy = g_rand_int_range (rand, 0, height);
+    gint r = g_rand_int_range (rand, 8, 22);
+
+    for (y = MAX (cy - r, 0); y <= MIN (cy + r, height - 1); y++)
+      for (x = MAX (cx - r, 0); x <= MIN (cx + r, width - 1); x++) {
+        guint8 *px = data + (gsize) y * stride + 4 * x;
+
+        if ((x - cx) * (x - cx) + (y - cy) * (y - cy) <= r * r)
+          px[0] = px[1] = px[2] = 150 + g_rand_int_range (rand, 0, 60);
+      }
+  }
   g_rand_free (rand);
 }
 
@@ -150,6 +188,13 @@ make_frame (const GstVideoInfo * info, SourceMemory memory, guint32 seed)
     /* Written through the host copy, uploaded on first device use. */
     g_assert (gst_video_frame_map (&frame, (GstVideoInfo *) info, buffer,
             GST_MAP_WRITE));
+    if (memory == SOURCE_CUDA_CELLS) {
+      draw_cells (GST_VIDEO_FRAME_PLANE_DATA (&frame, 0),
+          GST_VIDEO_FRAME_WIDTH (&frame), GST_VIDEO_FRAME_HEIGHT (&frame),
+          GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0), seed);
+      gst_video_frame_unmap (&frame);
+      return buffer;
+    }
     for (plane = 0; plane < GST_VIDEO_FRAME_N_PLANES (&frame); plane++)
       fill_random (GST_VIDEO_FRAME_PLANE_DATA (&frame, plane),
           GST_VIDEO_FRAME_PLANE_STRIDE (&frame, plane) *
@@ -218,7 +263,8 @@ run_case (const Case * c, gint width, gint height, gint64 warm_up_us,
   gchar **parts = g_strsplit (c->chain, "%s", -1);
   gchar *chain = g_strjoinv (c->backend ? c->backend : "cuda", parts);
   gchar *caps_str = g_strdup_printf ("video/x-raw%s,format=%s,width=%d,"
-      "height=%d,framerate=0/1", c->memory == SOURCE_CUDA ?
+      "height=%d,framerate=0/1", c->memory == SOURCE_CUDA ||
+      c->memory == SOURCE_CUDA_CELLS ?
       "(memory:CUDAMemory)" : "", c->format, width, height);
   gchar *launch = c->memory == SOURCE_H264 ?
       g_strdup_printf ("filesrc location=%s ! h264parse ! nvh264dec ! %s ! "
@@ -397,6 +443,13 @@ static const Case gpu_cases[] = {
   {"seed workflow, every property, messages on, CUDA memory", "RGBA",
         SOURCE_CUDA, SEED_CHAIN " post-messages=true properties="
       ALL_PROPERTIES " ! video/x-raw(memory:CUDAMemory)", NULL},
+  /* The workflow on cell-like frames (about 300 regions at 1080p, 1200 at
+   * 4K), the case its targets are set for. */
+  {"seed workflow without cudalabel, cell-like frames", "RGBA",
+        SOURCE_CUDA_CELLS, SEED_CHAIN_WITHOUT_LABEL
+      " ! video/x-raw(memory:CUDAMemory)", NULL},
+  {"seed workflow, messages on, cell-like frames", "RGBA", SOURCE_CUDA_CELLS,
+      SEED_CHAIN " post-messages=true ! video/x-raw(memory:CUDAMemory)", NULL},
   /* Each set of statistics on random masks (many regions). */
   LABEL_ROW ("label,area", "label,area"),
   LABEL_ROW ("+ moments", "label,area,axis_major_length,orientation"),
