@@ -252,13 +252,10 @@ count_frame (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   return GST_PAD_PROBE_OK;
 }
 
-/* Frames per second of @c at @width x @height, or a negative number when
- * the pipeline failed; and in @host_us the CPU time the process spent per
- * frame (every thread: the source, the elements, the sink, and waits on
- * the GPU that spin). */
-static gdouble
-run_case (const Case * c, gint width, gint height, gint64 warm_up_us,
-    gint64 measure_us, gdouble * host_us)
+/* One pipeline of a run: @c's chain between its source and a fakesink
+ * whose frames @run counts. */
+static GstElement *
+stream_new (const Case * c, gint width, gint height, Run * run)
 {
   gchar **parts = g_strsplit (c->chain, "%s", -1);
   gchar *chain = g_strjoinv (c->backend ? c->backend : "cuda", parts);
@@ -272,16 +269,12 @@ run_case (const Case * c, gint width, gint height, gint64 warm_up_us,
       g_strdup_printf ("appsrc name=src is-live=false "
       "format=time max-bytes=0 max-buffers=4 caps=%s ! %s ! fakesink "
       "name=sink sync=false async=false", caps_str, chain);
+  static GstAppSrcCallbacks callbacks = { need_data, NULL, NULL };
   GError *error = NULL;
   GstElement *pipeline = gst_parse_launch (launch, &error);
   GstElement *sink;
   GstPad *pad;
-  GstBus *bus;
-  GstMessage *msg;
   GstVideoInfo info;
-  Run run = { 0, };
-  GstAppSrcCallbacks callbacks = { need_data, NULL, NULL };
-  gdouble fps = -1;
   guint i;
 
   if (pipeline == NULL) {
@@ -296,56 +289,117 @@ run_case (const Case * c, gint width, gint height, gint64 warm_up_us,
     gst_context_unref (context);
   }
 
-  run.warm_up_us = warm_up_us;
-  run.measure_us = measure_us;
   /* A clip is counted to its end; frames of ours, for measure_us. */
   if (c->memory != SOURCE_H264) {
     gst_video_info_set_format (&info,
         gst_video_format_from_string (c->format), width, height);
     for (i = 0; i < N_SOURCE_FRAMES; i++)
-      run.frames[i] = make_frame (&info, c->memory, i + 1);
-    run.src = GST_APP_SRC (gst_bin_get_by_name (GST_BIN (pipeline), "src"));
-    gst_app_src_set_callbacks (run.src, &callbacks, &run, NULL);
+      run->frames[i] = make_frame (&info, c->memory, i + 1);
+    run->src = GST_APP_SRC (gst_bin_get_by_name (GST_BIN (pipeline), "src"));
+    gst_app_src_set_callbacks (run->src, &callbacks, run, NULL);
   }
   sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
   pad = gst_element_get_static_pad (sink, "sink");
-  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_frame, &run, NULL);
-
-  gst_element_set_state (pipeline, GST_STATE_PLAYING);
-  bus = gst_element_get_bus (pipeline);
-  msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
-      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  *host_us = 0;
-  if (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS && run.counted > 1) {
-    fps = (run.counted - 1) * 1e6 / (gdouble) (run.last_us -
-        run.counted_from_us);
-    *host_us = (run.last_cpu_ns - run.counted_from_cpu_ns) / 1e3 /
-        (run.counted - 1);
-  }
-  else if (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-    gchar *debug = NULL;
-
-    gst_message_parse_error (msg, &error, &debug);
-    g_printerr ("%s: %s (%s)\n", c->name, error->message, debug);
-    g_clear_error (&error);
-    g_free (debug);
-  }
-  gst_clear_message (&msg);
-  gst_element_set_state (pipeline, GST_STATE_NULL);
-
-  gst_object_unref (bus);
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_frame, run, NULL);
   gst_object_unref (pad);
   gst_object_unref (sink);
-  gst_clear_object (&run.src);
-  gst_object_unref (pipeline);
-  for (i = 0; i < N_SOURCE_FRAMES; i++)
-    gst_clear_buffer (&run.frames[i]);
 out:
   g_free (launch);
   g_free (caps_str);
   g_free (chain);
   g_strfreev (parts);
-  return fps;
+  return pipeline;
+}
+
+/* Runs @n_streams pipelines of @c at @width x @height at once, in this
+ * process, each to its end.  Returns the frames per second of all of them
+ * together, or a negative number when one failed; @slowest gets the
+ * slowest pipeline's, @host_us the CPU time the process spent per frame
+ * (every thread: the sources, the elements, the sinks, and waits on the
+ * GPU that spin). */
+static gdouble
+run_streams (const Case * c, gint width, gint height, guint n_streams,
+    gint64 warm_up_us, gint64 measure_us, gdouble * slowest,
+    gdouble * host_us)
+{
+  GstElement **pipelines = g_new0 (GstElement *, n_streams);
+  Run *runs = g_new0 (Run, n_streams);
+  gint64 cpu_from = G_MAXINT64, cpu_to = 0;
+  guint64 frames = 0;
+  gdouble total = 0;
+  gboolean failed = FALSE;
+  guint k, i;
+
+  *slowest = -1;
+  *host_us = 0;
+  for (k = 0; k < n_streams && !failed; k++) {
+    runs[k].warm_up_us = warm_up_us;
+    runs[k].measure_us = measure_us;
+    pipelines[k] = stream_new (c, width, height, &runs[k]);
+    failed = pipelines[k] == NULL;
+  }
+  for (k = 0; k < n_streams && !failed; k++)
+    gst_element_set_state (pipelines[k], GST_STATE_PLAYING);
+
+  for (k = 0; k < n_streams && !failed; k++) {
+    GstBus *bus = gst_element_get_bus (pipelines[k]);
+    GstMessage *msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+    Run *run = &runs[k];
+
+    if (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS && run->counted > 1) {
+      gdouble fps = (run->counted - 1) * 1e6 / (gdouble) (run->last_us -
+          run->counted_from_us);
+
+      total += fps;
+      if (*slowest < 0 || fps < *slowest)
+        *slowest = fps;
+      frames += run->counted - 1;
+      cpu_from = MIN (cpu_from, run->counted_from_cpu_ns);
+      cpu_to = MAX (cpu_to, run->last_cpu_ns);
+    } else {
+      if (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+        GError *error = NULL;
+        gchar *debug = NULL;
+
+        gst_message_parse_error (msg, &error, &debug);
+        g_printerr ("%s: %s (%s)\n", c->name, error->message, debug);
+        g_clear_error (&error);
+        g_free (debug);
+      }
+      failed = TRUE;
+    }
+    gst_clear_message (&msg);
+    gst_object_unref (bus);
+  }
+
+  for (k = 0; k < n_streams; k++) {
+    if (pipelines[k]) {
+      gst_element_set_state (pipelines[k], GST_STATE_NULL);
+      gst_object_unref (pipelines[k]);
+    }
+    gst_clear_object (&runs[k].src);
+    for (i = 0; i < N_SOURCE_FRAMES; i++)
+      gst_clear_buffer (&runs[k].frames[i]);
+  }
+  g_free (pipelines);
+  g_free (runs);
+  if (failed || frames == 0)
+    return -1;
+  *host_us = (cpu_to - cpu_from) / 1e3 / frames;
+  return total;
+}
+
+/* Frames per second of @c at @width x @height, or a negative number when
+ * the pipeline failed; @host_us as run_streams() gives it. */
+static gdouble
+run_case (const Case * c, gint width, gint height, gint64 warm_up_us,
+    gint64 measure_us, gdouble * host_us)
+{
+  gdouble slowest;
+
+  return run_streams (c, width, height, 1, warm_up_us, measure_us, &slowest,
+      host_us);
 }
 
 #define GRAY_CHAIN "cudagray backend=%s ! video/x-raw"
@@ -466,6 +520,62 @@ static const Case gpu_cases[] = {
       "label,area max-region-metas=0"),
 };
 
+/* Many streams at once (--streams): the chain in one pipeline per stream,
+ * from each kind of source. */
+static const Case stream_cases[] = {
+  {"cudagray ! cudaequalize ! cudaotsu, CUDA memory", "RGBA", SOURCE_CUDA,
+      DEVICE_CHAIN, NULL},
+  {"cudagray ! cudaequalize ! cudaotsu, page-locked system memory", "RGBA",
+        SOURCE_PINNED, "cudagray ! cudaequalize ! cudaotsu ! video/x-raw",
+      NULL},
+  {"cudagray ! cudaequalize ! cudaotsu, pageable system memory", "RGBA",
+        SOURCE_PAGEABLE, "cudagray ! cudaequalize ! cudaotsu ! video/x-raw",
+      NULL},
+  {"nvh264dec ! cudagray ! cudaequalize ! cudaotsu, CUDA memory out", "NV12",
+        SOURCE_H264, "cudagray ! cudaequalize ! cudaotsu ! "
+      "video/x-raw(memory:CUDAMemory)", NULL},
+};
+
+/* The --streams table: 1080p frames, each stream count of @counts. */
+static void
+run_stream_table (const gchar * counts, const gchar * only, FILE * csv,
+    guint * ok, guint * failed)
+{
+  gchar **list = g_strsplit (counts, ",", -1);
+  guint i, k;
+
+  g_print ("| pipeline | source | streams | frames/s, all | frames/s, "
+      "slowest stream | host µs/frame | 1080p30 streams |\n"
+      "|---|---|---:|---:|---:|---:|---:|\n");
+  for (i = 0; i < G_N_ELEMENTS (stream_cases); i++) {
+    const Case *c = &stream_cases[i];
+
+    if ((only && !strstr (c->name, only)) ||
+        (c->memory == SOURCE_H264 && clip_path == NULL))
+      continue;
+    for (k = 0; list[k]; k++) {
+      guint n = (guint) g_ascii_strtoull (list[k], NULL, 10);
+      gdouble slowest, host_us, fps;
+
+      if (n == 0)
+        continue;
+      fps = run_streams (c, 1920, 1080, n, 500000, 2000000, &slowest,
+          &host_us);
+      g_print ("| %s | %s | %u | %.0f | %.0f | %.1f | %.0f |\n", c->name,
+          source_names[c->memory], n, fps, slowest, host_us,
+          fps > 0 ? fps / 30 : 0);
+      if (csv)
+        fprintf (csv, "\"%s\",%s,1080p,%u,%.1f,%.1f,%.1f\n", c->name,
+            source_names[c->memory], n, fps, slowest, host_us);
+      if (fps > 0)
+        (*ok)++;
+      else
+        (*failed)++;
+    }
+  }
+  g_strfreev (list);
+}
+
 static const Case cpu_cases[] = {
   {"cudagray backend=cpu", "RGBA", SOURCE_PAGEABLE, GRAY_CHAIN, "cpu"},
   {"four-element chain backend=cpu", "RGBA", SOURCE_PAGEABLE,
@@ -488,7 +598,7 @@ int
 main (int argc, char **argv)
 {
   gboolean quick = FALSE;
-  gchar *csv_path = NULL, *only = NULL;
+  gchar *csv_path = NULL, *only = NULL, *streams = NULL;
   GOptionEntry entries[] = {
     {"quick", 0, 0, G_OPTION_ARG_NONE, &quick,
         "A few small CPU cases (no GPU needed)", NULL},
@@ -499,6 +609,9 @@ main (int argc, char **argv)
     {"clip", 0, 0, G_OPTION_ARG_FILENAME, &clip_path,
         "An H.264 byte stream for the NVDEC cases (left out without it)",
         "FILE"},
+    {"streams", 0, 0, G_OPTION_ARG_STRING, &streams,
+        "Run the chain in N pipelines at once, for each N of the list "
+        "(1080p), instead of the element table", "N,N..."},
     {NULL}
   };
   GOptionContext *options = g_option_context_new ("- element benchmark");
@@ -534,11 +647,17 @@ main (int argc, char **argv)
       g_printerr ("cannot write %s\n", csv_path);
       return 2;
     }
-    fprintf (csv, "case,source,size,width,height,fps,host_us\n");
+    fprintf (csv, streams ? "case,source,size,streams,fps,slowest_fps,"
+        "host_us\n" : "case,source,size,width,height,fps,host_us\n");
+  }
+  if (streams && !quick) {
+    run_stream_table (streams, only, csv, &ok, &failed);
+    n_cases = 0;
   }
 
-  g_print ("| pipeline | source | size | frames/s | host µs/frame |\n"
-      "|---|---|---|---:|---:|\n");
+  if (n_cases > 0)
+    g_print ("| pipeline | source | size | frames/s | host µs/frame |\n"
+        "|---|---|---|---:|---:|\n");
   for (i = 0; i < n_cases; i++) {
     if ((only && !strstr (cases[i].name, only)) ||
         (cases[i].memory == SOURCE_H264 && clip_path == NULL))
@@ -568,7 +687,7 @@ main (int argc, char **argv)
   }
 
   /* The PyCUDA article's sizes, RGBA to gray, system memory end to end. */
-  if (!quick && !only) {
+  if (!quick && !only && !streams) {
     static const gint large[][2] = { {4096, 2440}, {9000, 4637} };
 
     for (s = 0; s < G_N_ELEMENTS (large); s++) {

@@ -6,7 +6,8 @@
 # BUILD_DIR: a meson build directory of this project (default build); for
 # the NPP columns it must have been configured where NPP is installed
 # (-Dnpp=enabled).  OUT_DIR: where the CSV files, device.txt and the report
-# go (default docs/performance, which holds analysis.md).
+# go (default docs/performance, which holds analysis.md).  CLIP: an H.264
+# byte stream (1080p) for the decoded streams of the multi-stream table.
 set -eu
 build=${1:-build}
 out=${2:-docs/performance}
@@ -15,6 +16,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 export GST_PLUGIN_PATH_1_0="$build/ext"
 "$build/tests/bench/bench-kernels" --csv "$out/kernels.csv"
 "$build/tests/bench/bench-elements" --csv "$out/elements.csv"
+"$build/tests/bench/bench-elements" --streams 1,2,4,8,16 \
+  ${CLIP:+--clip "$CLIP"} --csv "$out/streams.csv"
 
 {
   echo "device: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)"
@@ -25,4 +28,5 @@ export GST_PLUGIN_PATH_1_0="$build/ext"
 } > "$out/device.txt"
 
 python3 "$here/report.py" "$out"
+python3 "$here/plot-streams.py" "$out/streams.csv" "$out/streams.png" || true
 echo "report: $out/README.md"
