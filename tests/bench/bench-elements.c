@@ -313,10 +313,12 @@ out:
 
 /* Runs @n_streams pipelines of @c at @width x @height at once, in this
  * process, each to its end.  Returns the frames per second of all of them
- * together, or a negative number when one failed; @slowest gets the
- * slowest pipeline's, @host_us the CPU time the process spent per frame
- * (every thread: the sources, the elements, the sinks, and waits on the
- * GPU that spin). */
+ * together: every frame counted, over the time from the first pipeline's
+ * count to the last's (so pipelines that start late lower it rather than
+ * raise it); or a negative number when one failed.  @slowest gets the
+ * slowest pipeline's own rate, @host_us the CPU time the process spent
+ * per frame (every thread: the sources, the elements, the sinks, and
+ * waits on the GPU that spin). */
 static gdouble
 run_streams (const Case * c, gint width, gint height, guint n_streams,
     gint64 warm_up_us, gint64 measure_us, gdouble * slowest,
@@ -325,8 +327,8 @@ run_streams (const Case * c, gint width, gint height, guint n_streams,
   GstElement **pipelines = g_new0 (GstElement *, n_streams);
   Run *runs = g_new0 (Run, n_streams);
   gint64 cpu_from = G_MAXINT64, cpu_to = 0;
+  gint64 from_us = G_MAXINT64, to_us = 0;
   guint64 frames = 0;
-  gdouble total = 0;
   gboolean failed = FALSE;
   guint k, i;
 
@@ -351,10 +353,11 @@ run_streams (const Case * c, gint width, gint height, guint n_streams,
       gdouble fps = (run->counted - 1) * 1e6 / (gdouble) (run->last_us -
           run->counted_from_us);
 
-      total += fps;
       if (*slowest < 0 || fps < *slowest)
         *slowest = fps;
       frames += run->counted - 1;
+      from_us = MIN (from_us, run->counted_from_us);
+      to_us = MAX (to_us, run->last_us);
       cpu_from = MIN (cpu_from, run->counted_from_cpu_ns);
       cpu_to = MAX (cpu_to, run->last_cpu_ns);
     } else {
@@ -384,10 +387,10 @@ run_streams (const Case * c, gint width, gint height, guint n_streams,
   }
   g_free (pipelines);
   g_free (runs);
-  if (failed || frames == 0)
+  if (failed || frames == 0 || to_us <= from_us)
     return -1;
   *host_us = (cpu_to - cpu_from) / 1e3 / frames;
-  return total;
+  return frames * 1e6 / (gdouble) (to_us - from_us);
 }
 
 /* Frames per second of @c at @width x @height, or a negative number when
