@@ -6,8 +6,8 @@ Usage (from the repository root):
     /usr/bin/python3 tests/data/make-regionprops-data.py
 
 For the coins mask (label-coins-mask.pgm, intensity coins.pgm) at each
-connectivity, and for a random mask (make-label-data.py's random_case, as
-0 and 255, its own intensity),
+connectivity, for a random mask (make-label-data.py's random_case, as
+0 and 255, its own intensity) and for nested rings (nested_case),
 one group of every property cudalabel computes, each column as
 regionprops_table names it, its values separated by ';' in label order.
 """
@@ -48,6 +48,16 @@ def group(lines, name, mask, intensity, conn):
     lines.append("")
 
 
+def nested_case(w, h):
+    """Square rings two pixels wide around the centre, nested, cut by
+    diagonals one pixel wide (holes in holes, 8-connected leaks), as 0 and
+    255."""
+    y, x = np.mgrid[0:h, 0:w]
+    ring = (np.maximum(abs(x - w // 2), abs(y - h // 2)) // 2) % 2 == 0
+    cut = (x + 2 * y) % 11 == 0
+    return ((ring != cut) * 255).astype(np.uint8)
+
+
 def main():
     coins = label_data.read_pgm("coins.pgm")
     mask = label_data.read_pgm("label-coins-mask.pgm")
@@ -58,6 +68,7 @@ def main():
         "# [regionprops-coins-C]: label-coins-mask.pgm, connectivity C,",
         "#   intensity coins.pgm.  [regionprops-random-W-H-S-T-C]: the random",
         "#   mask of make-label-data.py, seed S, threshold T, as 0 and 255,",
+        "#   its own intensity.  [regionprops-nested-W-H-C]: nested_case (W, H),",
         "#   its own intensity.",
         "",
     ]
@@ -66,6 +77,9 @@ def main():
     m = label_data.random_case(97, 61, 7, 128)[0] * np.uint8(255)
     for conn in (8, 4):
         group(lines, f"regionprops-random-97-61-7-128-{conn}", m, m, conn)
+    m = nested_case(83, 67)
+    for conn in (8, 4):
+        group(lines, f"regionprops-nested-83-67-{conn}", m, m, conn)
     with open(os.path.join(HERE, "expected-regionprops.ini"), "w") as f:
         f.write("\n".join(lines))
 

@@ -1311,6 +1311,45 @@ GST_START_TEST (test_regionprops_random)
 
 GST_END_TEST;
 
+/* make-regionprops-data.py's nested_case (83, 67): rings in rings (holes
+ * holding regions holding holes), cut by diagonals. */
+GST_START_TEST (test_regionprops_nested)
+{
+  gint connectivity = __i__ ? 4 : 8;
+  GstHarness *h = label_harness_new ("mode=labels properties=" ALL_PROPERTIES);
+  GKeyFile *ini = cip_test_expected_file ("expected-regionprops.ini");
+  CipImage mask = cip_test_image_new (83, 67, CIP_FORMAT_GRAY8, 0);
+  GstCudaImgprocRegionsMeta *meta;
+  GstBuffer *out;
+  gchar *group;
+  gint x, y;
+
+  for (y = 0; y < mask.height; y++)
+    for (x = 0; x < mask.width; x++) {
+      gboolean ring = MAX (ABS (x - 41), ABS (y - 33)) / 2 % 2 == 0;
+      gboolean cut = (x + 2 * y) % 11 == 0;
+
+      ((guint8 *) mask.data)[y * mask.stride + x] = ring != cut ? 255 : 0;
+    }
+  set_mask_caps (h, mask.width, mask.height);
+  out = push_and_check (h, cip_test_buffer_new (&mask), &mask, MODE_LABELS,
+      connectivity, 0, NULL);
+  meta = regions_meta (out);
+  fail_unless (meta != NULL);
+  group = g_strdup_printf ("regionprops-nested-83-67-%d", connectivity);
+  fail_unless_equals_int (meta->n_regions,
+      cip_test_ini_uint64 (ini, group, "count"));
+  assert_table_is_skimage (meta->table, ini, group);
+
+  g_free (group);
+  gst_buffer_unref (out);
+  cip_test_image_free (&mask);
+  g_key_file_free (ini);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* A property not asked for is not in the table; an unknown name leaves
  * the property as it was. */
 GST_START_TEST (test_properties_property)
@@ -1595,6 +1634,7 @@ cudalabel_suite (void)
   tcase_add_test (tc, test_property_specs);
   tcase_add_loop_test (tc, test_regionprops_table, 0, 2);
   tcase_add_loop_test (tc, test_regionprops_random, 0, 2);
+  tcase_add_loop_test (tc, test_regionprops_nested, 0, 2);
   tcase_add_test (tc, test_properties_property);
   tcase_add_test (tc, test_max_regions);
   tcase_add_test (tc, test_messages_without_time_segment);
