@@ -279,6 +279,7 @@ process_on_device (GstCudaImgprocFilter * filter, GstBuffer * inbuf,
       (&priv->device, outbuf, priv->downstream_waits);
   CipStatus status = klass->report && readback == NULL ? CIP_ERROR_CUDA :
       CIP_OK;
+  gboolean committed = FALSE;
 
   /* The input's writer may still be at work: our stream waits for it. */
   if (status == CIP_OK && src_on_device)
@@ -300,9 +301,11 @@ process_on_device (GstCudaImgprocFilter * filter, GstBuffer * inbuf,
     status = gst_cuda_imgproc_frame_finish_chroma (in_frame, out_frame,
         priv->neutral_chroma, priv->device.stream);
 
-  if (status == CIP_OK && klass->report)
+  if (status == CIP_OK && klass->report) {
     status = gst_cuda_imgproc_reports_commit (&priv->reports, outbuf,
         &GST_BASE_TRANSFORM (filter)->segment, priv->device.stream);
+    committed = status == CIP_OK;
+  }
 
   if (status == CIP_OK && defer) {
     status = cip_event_record (output_ready, priv->device.stream);
@@ -313,10 +316,15 @@ process_on_device (GstCudaImgprocFilter * filter, GstBuffer * inbuf,
     gst_cuda_imgproc_in_flight_drain (&priv->in_flight, priv->device.stream);
     status = cip_stream_synchronize (priv->device.stream);
     /* the frame leaves the GPU: its report goes before it */
-    if (status == CIP_OK && klass->report)
+    if (status == CIP_OK && klass->report) {
       status = gst_cuda_imgproc_reports_deliver (&priv->reports, filter,
           FALSE, priv->device.stream);
+      committed = FALSE;
+    }
   }
+  /* a frame that is not pushed reports nothing */
+  if (status != CIP_OK && committed)
+    gst_cuda_imgproc_reports_drop_last (&priv->reports);
   if (status == CIP_OK) {
     priv->uploads += !src_on_device;
     priv->downloads += !dst_on_device;

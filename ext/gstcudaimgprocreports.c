@@ -123,3 +123,10 @@ gst_cuda_imgproc_reports_commit (GstCudaImgprocReports * reports,
   reports->count++;
   return CIP_OK;
 }
+
+void
+gst_cuda_imgproc_reports_drop_last (GstCudaImgprocReports * reports)
+{
+  if (reports->count > 0)
+    reports->count--;
+}

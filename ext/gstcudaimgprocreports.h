@@ -58,6 +58,9 @@ guint8 *gst_cuda_imgproc_reports_next_slot (GstCudaImgprocReports * reports,
  * after the work enqueued on @stream so far. */
 CipStatus gst_cuda_imgproc_reports_commit (GstCudaImgprocReports * reports,
     GstBuffer * buffer, const GstSegment * segment, CipStream * stream);
+/* Takes the last commit back: its frame failed after it, and is not
+ * pushed. */
+void gst_cuda_imgproc_reports_drop_last (GstCudaImgprocReports * reports);
 
 G_END_DECLS
 

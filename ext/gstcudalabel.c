@@ -668,7 +668,10 @@ gst_cuda_label_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
   if (roi_meta)
     gst_cuda_imgproc_regions_add_roi_metas (outbuf, self->table.regions,
         n_metas);
-  segmentation = analytics_meta && labels &&
+  /* the negotiated format, not the mode: a new mode waits for new caps */
+  segmentation = analytics_meta && GST_VIDEO_INFO_FORMAT
+      (gst_cuda_imgproc_filter_get_output_info (filter)) ==
+      GST_VIDEO_FORMAT_GRAY16_LE &&
       gst_cuda_imgproc_have_analytics_segmentation ();
   if (analytics_meta)
     gst_cuda_imgproc_add_analytics_regions (outbuf,
