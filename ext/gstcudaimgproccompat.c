@@ -125,10 +125,8 @@ gst_cuda_imgproc_add_analytics_regions (GstBuffer * buffer, GQuark type,
 
   if (n == 0)
     return 0;
-  /* One relation meta a frame: an input's, passed on, takes ours too. */
-  meta = gst_buffer_get_analytics_relation_meta (buffer);
-  if (meta == NULL)
-    meta = gst_buffer_add_analytics_relation_meta_full (buffer, &params);
+  /* GStreamer keeps one a frame: an input's, passed on, takes ours too. */
+  meta = gst_buffer_add_analytics_relation_meta_full (buffer, &params);
   if (meta == NULL)
     return 0;
   for (i = 0; i < n; i++)

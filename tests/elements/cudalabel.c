@@ -1519,6 +1519,55 @@ GST_START_TEST (test_analytics_meta)
 GST_END_TEST;
 #endif
 
+#if CIP_TEST_HAVE_ANALYTICS
+/* What upstream found stays beside the regions: one relation meta a
+ * frame, the input's, with our detections added to it. */
+GST_START_TEST (test_analytics_meta_joins_the_input_s)
+{
+  GstHarness *h = cip_test_harness_new ("cudalabel",
+      "mode=labels max-region-metas=10");
+  CipImage mask = cip_test_image_load ("label-coins-mask.pgm");
+  GQuark upstream = g_quark_from_static_string ("upstream-object");
+  GQuark ours = g_quark_from_static_string ("cudalabel-region");
+  GstAnalyticsRelationMeta *meta;
+  GstAnalyticsODMtd od;
+  GstBuffer *in, *out;
+  gpointer state = NULL;
+  guint n_upstream = 0, n_ours = 0, n_metas = 0;
+  GstMeta *m;
+
+  set_mask_caps (h, mask.width, mask.height);
+  in = cip_test_buffer_new (&mask);
+  meta = gst_buffer_add_analytics_relation_meta (in);
+  fail_unless (gst_analytics_relation_meta_add_od_mtd (meta, upstream, 1, 2,
+          3, 4, 0.5f, &od));
+  out = cip_test_push_pull (h, in);
+
+  state = NULL;
+  while ((m = gst_buffer_iterate_meta_filtered (out, &state,
+              GST_ANALYTICS_RELATION_META_API_TYPE)))
+    n_metas++;
+  fail_unless_equals_int (n_metas, 1);
+  meta = gst_buffer_get_analytics_relation_meta (out);
+  state = NULL;
+  while (gst_analytics_relation_meta_iterate (meta, &state,
+          gst_analytics_od_mtd_get_mtd_type (), (GstAnalyticsMtd *) & od)) {
+    GQuark type = gst_analytics_od_mtd_get_obj_type (&od);
+
+    n_upstream += type == upstream;
+    n_ours += type == ours;
+  }
+  fail_unless_equals_int (n_upstream, 1);
+  fail_unless_equals_int (n_ours, 10);
+
+  gst_buffer_unref (out);
+  cip_test_image_free (&mask);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+#endif
+
 #if CIP_TEST_HAVE_ANALYTICS_SEGMENTATION
 /* GStreamer 1.26+: with mode=labels the label image is also the frame's
  * instance segmentation, ids 0 .. the largest label, sharing the frame's
@@ -1640,6 +1689,7 @@ cudalabel_suite (void)
   tcase_add_test (tc, test_messages_without_time_segment);
 #if CIP_TEST_HAVE_ANALYTICS
   tcase_add_test (tc, test_analytics_meta);
+  tcase_add_test (tc, test_analytics_meta_joins_the_input_s);
 #endif
 #if CIP_TEST_HAVE_ANALYTICS_SEGMENTATION
   tcase_add_test (tc, test_analytics_segmentation);
