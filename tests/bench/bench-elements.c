@@ -429,6 +429,10 @@ static const Case gpu_cases[] = {
   {"cudagray, system memory", "RGBA", SOURCE_PINNED, GRAY_CHAIN, NULL},
   {"cudagray, system memory (pageable source)", "RGBA", SOURCE_PAGEABLE,
       GRAY_CHAIN, NULL},
+  /* What the source, the sink and GStreamer's own hand-over cost: the
+   * host time of every other CUDA-memory row is this plus its elements'. */
+  {"source and sink alone (identity), CUDA memory", "RGBA", SOURCE_CUDA,
+      "identity", NULL},
   {"cudagray, CUDA memory", "RGBA", SOURCE_CUDA,
       "cudagray ! video/x-raw(memory:CUDAMemory)", NULL},
   {"cudamask, system memory", "GRAY8", SOURCE_PINNED,
