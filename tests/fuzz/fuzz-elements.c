@@ -174,8 +174,34 @@ compare_pspec_names (gconstpointer a, gconstpointer b)
   return strcmp ((*(GParamSpec **) a)->name, (*(GParamSpec **) b)->name);
 }
 
+/* cudalabel's region properties, in cip.h's order: a string property
+ * `properties` is set to those of the bits of four bytes ("label" for
+ * none). */
+static const char *const region_properties[] = {
+  "label", "area", "area_bbox", "axis_major_length", "axis_minor_length",
+  "bbox", "centroid", "eccentricity", "equivalent_diameter_area", "extent",
+  "intensity_max", "intensity_mean", "intensity_min", "orientation",
+  "perimeter", "euler_number", "area_convex", "area_filled",
+  "feret_diameter_max", "solidity",
+};
+
+static void
+set_region_properties (GValue * value, guint32 bits)
+{
+  GString *list = g_string_new (NULL);
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (region_properties); i++)
+    if (bits & (1u << i))
+      g_string_append_printf (list, "%s%s", list->len ? "," : "",
+          region_properties[i]);
+  g_value_take_string (value, g_string_free (list->len ? list :
+          (g_string_append (list, "label"), list), FALSE));
+}
+
 /* Sets each writable property the element's own class declares to a value
- * within its range, taken from two bytes. */
+ * within its range, taken from two bytes (four for a list of region
+ * properties). */
 static void
 set_properties (GstElement * element, Reader * r)
 {
@@ -222,6 +248,9 @@ set_properties (GstElement * element, Reader * r)
       GEnumClass *klass = G_PARAM_SPEC_ENUM (spec)->enum_class;
 
       g_value_set_enum (&value, klass->values[raw % klass->n_values].value);
+    } else if (G_IS_PARAM_SPEC_STRING (spec) &&
+        g_str_equal (spec->name, "properties")) {
+      set_region_properties (&value, raw | (guint32) read_u16 (r) << 16);
     } else {
       g_value_unset (&value);
       continue;

@@ -33,8 +33,10 @@ ELEMENTS = [
      ["sigma"]),
     ("cudamorph", ["GRAY8", "RGBA", "BGRA", "RGBx", "BGRx", "ARGB", "ABGR"],
      ["operation", "radius", "shape"]),
-    ("cudalabel", ["GRAY8"], ["connectivity", "min-area", "mode",
-                              "post-messages"]),
+    ("cudalabel", ["GRAY8"], ["analytics-meta", "connectivity",
+                              "max-region-metas", "max-regions", "min-area",
+                              "mode", "post-messages", "properties",
+                              "roi-meta"]),
 ]
 ALL_FORMATS = ["GRAY8", "RGBA", "BGRA", "RGBx", "BGRx", "ARGB", "ABGR", "RGB",
                "BGR", "NV12", "I420", "GRAY16_LE", "YUY2", "NV21"]
@@ -73,7 +75,11 @@ def entry(element, fmt, width, height, props=None, meta=None,
     out = bytes([index, mode, formats.index(fmt)])
     out += struct.pack("<HH", (width - 1) % 65536, (height - 1) % 65536)
     for name in names:
-        out += struct.pack("<H", props.get(name, 0))
+        if name == "properties":
+            # a mask of region properties, four bytes (cip.h's order)
+            out += struct.pack("<I", props.get(name, 0))
+        else:
+            out += struct.pack("<H", props.get(name, 0))
     if meta:
         first, planes = meta
         out += bytes([first, meta_size])
@@ -138,6 +144,23 @@ def corpus():
     seeds["cudalabel-min-area-max"] = entry(
         "cudalabel", "GRAY8", 8, 8, props={"min-area": 0xffff},
         pixels=bytes([255, 0]))
+    # Every region property, on rings and single pixels, then on one row
+    # and one column.
+    every = (1 << 20) - 1
+    seeds["cudalabel-every-property"] = entry(
+        "cudalabel", "GRAY8", 37, 29,
+        props={"properties": every, "max-regions": 0xffff,
+               "max-region-metas": 3, "mode": 1, "post-messages": 1},
+        pixels=bytes([255, 255, 0, 255, 0, 0, 255, 255, 255, 0, 255]))
+    seeds["cudalabel-hull-row"] = entry(
+        "cudalabel", "GRAY8", 301, 1,
+        props={"properties": (1 << 16) | (1 << 18) | (1 << 19),
+               "connectivity": 0, "max-regions": 0xffff},
+        pixels=ramp(40, 9))
+    seeds["cudalabel-holes-column"] = entry(
+        "cudalabel", "GRAY8", 1, 97,
+        props={"properties": (1 << 17) | (1 << 15), "max-regions": 0xffff},
+        pixels=ramp(33, 10))
 
     # 1x1 frames, and one side of one pixel.
     seeds["cudamorph-1x1"] = entry("cudamorph", "RGBx", 1, 1,
