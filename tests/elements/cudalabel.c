@@ -1272,16 +1272,38 @@ GST_START_TEST (test_regionprops_table)
 
 GST_END_TEST;
 
-GST_START_TEST (test_regionprops_random)
+/* The table cudalabel gives @mask (its own intensity) is [@name-C] of
+ * expected-regionprops.ini at @connectivity C, every region in it. */
+static void
+assert_mask_regionprops (const CipImage * mask, gint connectivity,
+    const gchar * name)
 {
-  gint connectivity = __i__ ? 4 : 8;
   GstHarness *h = label_harness_new ("mode=labels properties=" ALL_PROPERTIES);
   GKeyFile *ini = cip_test_expected_file ("expected-regionprops.ini");
-  CipImage mask = cip_test_image_new (97, 61, CIP_FORMAT_GRAY8, 0);
-  guint8 *bytes = g_malloc (97 * 61);
+  gchar *group = g_strdup_printf ("%s-%d", name, connectivity);
   GstCudaImgprocRegionsMeta *meta;
   GstBuffer *out;
-  gchar *group;
+
+  set_mask_caps (h, mask->width, mask->height);
+  out = push_and_check (h, cip_test_buffer_new (mask), mask, MODE_LABELS,
+      connectivity, 0, NULL);
+  meta = regions_meta (out);
+  fail_unless (meta != NULL);
+  fail_unless_equals_int (meta->n_regions,
+      cip_test_ini_uint64 (ini, group, "count"));
+  fail_unless_equals_int (meta->n_dropped, 0);
+  assert_table_is_skimage (meta->table, ini, group);
+
+  g_free (group);
+  gst_buffer_unref (out);
+  g_key_file_free (ini);
+  gst_harness_teardown (h);
+}
+
+GST_START_TEST (test_regionprops_random)
+{
+  CipImage mask = cip_test_image_new (97, 61, CIP_FORMAT_GRAY8, 0);
+  guint8 *bytes = g_malloc (97 * 61);
   gint x, y;
 
   /* make-label-data.py's random_case (97, 61, 7, 128), as 0 and 255. */
@@ -1291,22 +1313,9 @@ GST_START_TEST (test_regionprops_random)
       ((guint8 *) mask.data)[y * mask.stride + x] =
           bytes[y * 97 + x] < 128 ? 255 : 0;
   g_free (bytes);
-  set_mask_caps (h, mask.width, mask.height);
-  out = push_and_check (h, cip_test_buffer_new (&mask), &mask, MODE_LABELS,
-      connectivity, 0, NULL);
-  meta = regions_meta (out);
-  fail_unless (meta != NULL);
-  group = g_strdup_printf ("regionprops-random-97-61-7-128-%d", connectivity);
-  fail_unless_equals_int (meta->n_regions,
-      cip_test_ini_uint64 (ini, group, "count"));
-  fail_unless_equals_int (meta->n_dropped, 0);
-  assert_table_is_skimage (meta->table, ini, group);
-
-  g_free (group);
-  gst_buffer_unref (out);
+  assert_mask_regionprops (&mask, __i__ ? 4 : 8,
+      "regionprops-random-97-61-7-128");
   cip_test_image_free (&mask);
-  g_key_file_free (ini);
-  gst_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -1315,13 +1324,7 @@ GST_END_TEST;
  * holding regions holding holes), cut by diagonals. */
 GST_START_TEST (test_regionprops_nested)
 {
-  gint connectivity = __i__ ? 4 : 8;
-  GstHarness *h = label_harness_new ("mode=labels properties=" ALL_PROPERTIES);
-  GKeyFile *ini = cip_test_expected_file ("expected-regionprops.ini");
   CipImage mask = cip_test_image_new (83, 67, CIP_FORMAT_GRAY8, 0);
-  GstCudaImgprocRegionsMeta *meta;
-  GstBuffer *out;
-  gchar *group;
   gint x, y;
 
   for (y = 0; y < mask.height; y++)
@@ -1331,21 +1334,8 @@ GST_START_TEST (test_regionprops_nested)
 
       ((guint8 *) mask.data)[y * mask.stride + x] = ring != cut ? 255 : 0;
     }
-  set_mask_caps (h, mask.width, mask.height);
-  out = push_and_check (h, cip_test_buffer_new (&mask), &mask, MODE_LABELS,
-      connectivity, 0, NULL);
-  meta = regions_meta (out);
-  fail_unless (meta != NULL);
-  group = g_strdup_printf ("regionprops-nested-83-67-%d", connectivity);
-  fail_unless_equals_int (meta->n_regions,
-      cip_test_ini_uint64 (ini, group, "count"));
-  assert_table_is_skimage (meta->table, ini, group);
-
-  g_free (group);
-  gst_buffer_unref (out);
+  assert_mask_regionprops (&mask, __i__ ? 4 : 8, "regionprops-nested-83-67");
   cip_test_image_free (&mask);
-  g_key_file_free (ini);
-  gst_harness_teardown (h);
 }
 
 GST_END_TEST;

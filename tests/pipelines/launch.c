@@ -935,6 +935,20 @@ static const GeometryCase geometry_cases[] = {
       FALSE},
 };
 
+/* Plays @pipeline (made from @launch) with @frame as its appsrc @src's
+ * only buffer. */
+static void
+play_one_frame (GstElement * pipeline, GstElement * src,
+    const CipImage * frame, const gchar * launch)
+{
+  fail_unless (pipeline != NULL, "%s", launch);
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (src),
+          cip_test_buffer_new (frame)), GST_FLOW_OK);
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+}
+
 /* The `intensity_mean` column of the one cudalabel message of a run of
  * @launch on the coins image. */
 static GArray *
@@ -948,12 +962,7 @@ label_means (const gchar * launch)
   gboolean done = FALSE;
   guint messages = 0;
 
-  fail_unless (pipeline != NULL, "%s", launch);
-  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
-  fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (src),
-          cip_test_buffer_new (&coins)), GST_FLOW_OK);
-  gst_app_src_end_of_stream (GST_APP_SRC (src));
+  play_one_frame (pipeline, src, &coins, launch);
   /* Every message popped, none dropped (see cip_test_bus_pop_type). */
   while (!done) {
     GstMessage *msg = gst_bus_timed_pop (bus, 30 * GST_SECOND);
@@ -1054,12 +1063,7 @@ overlay_run (const gchar * between, GArray * boxes)
   gpointer state = NULL;
   GstSample *sample;
 
-  fail_unless (pipeline != NULL, "%s", launch);
-  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
-  fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (src),
-          cip_test_buffer_new (&coins)), GST_FLOW_OK);
-  gst_app_src_end_of_stream (GST_APP_SRC (src));
+  play_one_frame (pipeline, src, &coins, launch);
   sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
       30 * GST_SECOND);
   fail_unless (sample != NULL, "%s: no frame", launch);
