@@ -126,6 +126,8 @@ static GstFlowReturn gst_cuda_imgproc_filter_transform (GstBaseTransform *
     trans, GstBuffer * inbuf, GstBuffer * outbuf);
 static gboolean gst_cuda_imgproc_filter_transform_meta (GstBaseTransform *
     trans, GstBuffer * outbuf, GstMeta * meta, GstBuffer * inbuf);
+static GstFlowReturn gst_cuda_imgproc_filter_generate_output (GstBaseTransform
+    * trans, GstBuffer ** outbuf);
 static gboolean gst_cuda_imgproc_filter_sink_event (GstBaseTransform * trans,
     GstEvent * event);
 
@@ -217,6 +219,8 @@ gst_cuda_imgproc_filter_class_init (GstCudaImgprocFilterClass * klass)
       GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_before_transform);
   trans_class->transform =
       GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_transform);
+  trans_class->generate_output =
+      GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_generate_output);
   trans_class->sink_event =
       GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_sink_event);
 
@@ -432,6 +436,11 @@ gst_cuda_imgproc_filter_query (GstBaseTransform * trans,
       gst_cuda_handle_context_query (GST_ELEMENT (trans), query,
           priv->device.context))
     return TRUE;
+  /* upstream wants its frames back: ours go out, theirs are let go */
+  if (GST_QUERY_TYPE (query) == GST_QUERY_DRAIN &&
+      direction == GST_PAD_SINK)
+    gst_cuda_imgproc_frame_path_drain (GST_CUDA_IMGPROC_FILTER (trans),
+        FALSE);
 
   return GST_BASE_TRANSFORM_CLASS (gst_cuda_imgproc_filter_parent_class)->query
       (trans, direction, query);
@@ -622,13 +631,34 @@ gst_cuda_imgproc_filter_transform_meta (GstBaseTransform * trans,
   return gst_cuda_imgproc_meta_survives_filter (meta);
 }
 
-/* Held input frames go back upstream at the end of a stream or a flush. */
+static GstFlowReturn
+gst_cuda_imgproc_filter_generate_output (GstBaseTransform * trans,
+    GstBuffer ** outbuf)
+{
+  return gst_cuda_imgproc_frame_path_generate (GST_CUDA_IMGPROC_FILTER
+      (trans), outbuf);
+}
+
+/* A held output frame goes before any serialized event, and is dropped
+ * by a flush; held input frames go back upstream at the end of a stream
+ * or a flush. */
 static gboolean
 gst_cuda_imgproc_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
-  if (GST_EVENT_TYPE (event) == GST_EVENT_EOS ||
-      GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
-    gst_cuda_imgproc_frame_path_drain (GST_CUDA_IMGPROC_FILTER (trans));
+  GstCudaImgprocFilter *filter = GST_CUDA_IMGPROC_FILTER (trans);
+
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_EOS:
+      gst_cuda_imgproc_frame_path_drain (filter, FALSE);
+      break;
+    case GST_EVENT_FLUSH_STOP:
+      gst_cuda_imgproc_frame_path_drain (filter, TRUE);
+      break;
+    default:
+      if (GST_EVENT_IS_SERIALIZED (event))
+        gst_cuda_imgproc_frame_path_push_held (filter);
+      break;
+  }
 
   return
       GST_BASE_TRANSFORM_CLASS

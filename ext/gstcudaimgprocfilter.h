@@ -67,9 +67,14 @@ G_DECLARE_DERIVABLE_TYPE (GstCudaImgprocFilter, gst_cuda_imgproc_filter,
  *   operation.  On the cpu backend both are host images and @stream is
  *   %NULL: call the cip_ref_* operation.  @readback is the element's
  *   readback area (see @readback_size).
- * @frame_done: optional; called once @outbuf is complete, before it is
- *   pushed, to attach what the frame computed from @readback.  The frame
- *   path waits for the frame's kernels.
+ * @frame_done: optional; called once the frame's work is done, before
+ *   @outbuf is pushed, to attach what the frame computed (from @readback
+ *   or the subclass's own host memory), with the CUDA context current.
+ *   It may queue more work on @stream and wait for it (%NULL on the cpu
+ *   backend).  Behind a source that is not live the frame path does not
+ *   wait for the frame right away: it holds @outbuf until the next frame's
+ *   work is queued (one frame later), or until an event, a caps change or
+ *   the end of the stream.  An error drops the frame.
  * @report: optional, for results that do not travel with the frame (a
  *   property, a bus message): called with what a frame wrote into its
  *   readback area once it is on the host, in frame order.  The frame path
@@ -110,8 +115,8 @@ struct _GstCudaImgprocFilterClass
 
   CipStatus (*process) (GstCudaImgprocFilter * filter, const CipImage * src,
       CipImage * dst, guint8 * readback, CipStream * stream);
-  void (*frame_done) (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
-      const guint8 * readback);
+  CipStatus (*frame_done) (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
+      const guint8 * readback, CipStream * stream);
   void (*report) (GstCudaImgprocFilter * filter,
       const GstCudaImgprocFrameReport * report);
 

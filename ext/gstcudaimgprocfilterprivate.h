@@ -46,6 +46,18 @@ typedef struct
   GstCudaImgprocInFlight in_flight;
   gboolean downstream_waits;
 
+  /* The held output (frame path): behind a source that is not live, a
+   * frame that would be waited for is pushed when the next one is queued,
+   * complete by then.  @next_output and @next_flow: what generate_output
+   * gives on its next call, after the held frame. */
+  gboolean hold_frames;         /* per caps */
+  gboolean holding;             /* the frame just computed was held */
+  GstBuffer *held;
+  GstBuffer *held_input;        /* read by the held frame's work */
+  CipEvent *held_done;
+  GstBuffer *next_output;
+  GstFlowReturn next_flow;
+
   /* The reports room, for elements with report(): each frame's readback
    * slot, reported once it is on the host. */
   GstCudaImgprocReports reports;

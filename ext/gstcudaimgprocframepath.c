@@ -54,6 +54,8 @@ gst_cuda_imgproc_frame_path_start (GstCudaImgprocFilter * filter,
   if (status == CIP_OK && klass->report)
     status = gst_cuda_imgproc_reports_init (&priv->reports,
         klass->readback_size, priv->device.stream);
+  if (status == CIP_OK)
+    status = cip_event_new (&priv->held_done, priv->device.stream);
   gst_cuda_context_pop (NULL);
   if (status != CIP_OK)
     goto alloc_failed;
@@ -71,6 +73,43 @@ alloc_failed:
           cip_stream_error (priv->device.stream)));
   gst_cuda_imgproc_frame_path_stop (filter);
   return FALSE;
+}
+
+/* Drops the held output frame unpushed (a flush, stop), once its work
+ * no longer reads or writes its frames; it reports nothing. */
+static void
+discard_held (GstCudaImgprocFilter * filter)
+{
+  GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter);
+  GstCudaImgprocFilterPrivate *priv =
+      gst_cuda_imgproc_filter_get_private (filter);
+
+  gst_clear_buffer (&priv->next_output);
+  priv->next_flow = GST_FLOW_OK;
+  if (priv->held == NULL)
+    return;
+  if (gst_cuda_context_push (priv->device.context)) {
+    cip_event_synchronize (priv->held_done, priv->device.stream);
+    gst_cuda_context_pop (NULL);
+  }
+  if (klass->report)
+    gst_cuda_imgproc_reports_drop_last (&priv->reports);
+  gst_clear_buffer (&priv->held);
+  gst_clear_buffer (&priv->held_input);
+}
+
+/* Whether upstream is live: a live frame is never held back (it would
+ * add a frame interval of latency).  Unknown counts as live. */
+static gboolean
+upstream_is_live (GstCudaImgprocFilter * filter)
+{
+  GstQuery *query = gst_query_new_latency ();
+  gboolean live = TRUE;
+
+  if (gst_pad_peer_query (GST_BASE_TRANSFORM_SINK_PAD (filter), query))
+    gst_query_parse_latency (query, &live, NULL, NULL);
+  gst_query_unref (query);
+  return live;
 }
 
 /* Releases the device images; with the context current. */
@@ -100,6 +139,7 @@ gst_cuda_imgproc_frame_path_stop (GstCudaImgprocFilter * filter)
     return;
   }
 
+  discard_held (filter);
   if (priv->device.context && gst_cuda_context_push (priv->device.context)) {
     if (klass->report && priv->reports.area) {
       /* frames already pushed still report what they found */
@@ -110,6 +150,7 @@ gst_cuda_imgproc_frame_path_stop (GstCudaImgprocFilter * filter)
     if (klass->release && stream)
       klass->release (filter, stream);
     gst_cuda_imgproc_in_flight_clear (&priv->in_flight, stream);
+    g_clear_pointer (&priv->held_done, cip_event_free);
     cip_host_free (priv->readback, stream);
     gst_cuda_context_pop (NULL);
   }
@@ -192,6 +233,11 @@ gst_cuda_imgproc_frame_path_set_caps (GstCudaImgprocFilter * filter,
   GST_DEBUG_OBJECT (filter, "%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
       incaps, outcaps);
 
+  /* the held frame goes out under the caps it was made for (a
+   * renegotiation from downstream comes here before the next frame) */
+  if (gst_cuda_imgproc_frame_path_push_held (filter) != GST_FLOW_OK)
+    GST_DEBUG_OBJECT (filter, "held frame not pushed");
+
   priv->in_info = in_info;
   priv->out_info = out_info;
   priv->in_cuda = gst_cuda_imgproc_caps_are_cuda (incaps);
@@ -204,6 +250,10 @@ gst_cuda_imgproc_frame_path_set_caps (GstCudaImgprocFilter * filter,
    * (cudagray on NV12). */
   if (priv->neutral_chroma && gst_base_transform_is_passthrough (trans))
     gst_base_transform_set_passthrough (trans, FALSE);
+  priv->hold_frames = priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CUDA
+      && !upstream_is_live (filter);
+  GST_DEBUG_OBJECT (filter, "%s frames", priv->hold_frames ? "holding" :
+      "not holding");
 
   if (gst_base_transform_is_passthrough (trans))
     return TRUE;
@@ -224,10 +274,16 @@ unsupported_format:
 }
 
 void
-gst_cuda_imgproc_frame_path_drain (GstCudaImgprocFilter * filter)
+gst_cuda_imgproc_frame_path_drain (GstCudaImgprocFilter * filter,
+    gboolean discard_output)
 {
   GstCudaImgprocFilterPrivate *priv =
       gst_cuda_imgproc_filter_get_private (filter);
+
+  if (discard_output)
+    discard_held (filter);
+  else
+    gst_cuda_imgproc_frame_path_push_held (filter);
 
   if ((priv->in_flight.count > 0 || priv->reports.count > 0) &&
       gst_cuda_context_push (priv->device.context)) {
@@ -247,6 +303,28 @@ chroma_on_device (GstCudaImgprocFilterPrivate * priv, gboolean src_on_device,
 {
   return priv->neutral_chroma ? dst_on_device : src_on_device ||
       dst_on_device;
+}
+
+/* The subclass's frame_done, once the frame is unmapped (it adds metas),
+ * with the context current on the cuda backend. */
+static CipStatus
+call_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf)
+{
+  GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter);
+  GstCudaImgprocFilterPrivate *priv =
+      gst_cuda_imgproc_filter_get_private (filter);
+  CipStatus status;
+
+  if (klass->frame_done == NULL)
+    return CIP_OK;
+  if (priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CPU)
+    return klass->frame_done (filter, outbuf, priv->readback, NULL);
+  if (!gst_cuda_context_push (priv->device.context))
+    return CIP_ERROR_CUDA;
+  status = klass->frame_done (filter, outbuf, priv->readback,
+      priv->device.stream);
+  gst_cuda_context_pop (NULL);
+  return status;
 }
 
 /* One frame on the element's stream.  Device frames are read and written
@@ -312,6 +390,14 @@ process_on_device (GstCudaImgprocFilter * filter, GstBuffer * inbuf,
     if (status == CIP_OK)
       status = gst_cuda_imgproc_in_flight_hold (&priv->in_flight, inbuf,
           priv->device.stream);
+  } else if (status == CIP_OK && priv->hold_frames) {
+    /* completed once the next frame's work is queued */
+    status = cip_event_record (priv->held_done, priv->device.stream);
+    if (status == CIP_OK) {
+      gst_buffer_replace (&priv->held_input, inbuf);
+      priv->holding = TRUE;
+      committed = FALSE;
+    }
   } else if (status == CIP_OK) {
     gst_cuda_imgproc_in_flight_drain (&priv->in_flight, priv->device.stream);
     status = cip_stream_synchronize (priv->device.stream);
@@ -393,6 +479,7 @@ gst_cuda_imgproc_frame_path_run (GstCudaImgprocFilter * filter,
           &GST_BASE_TRANSFORM (filter)->segment, NULL);
       gst_cuda_imgproc_reports_deliver (&priv->reports, filter, FALSE, NULL);
     }
+
   } else if (gst_cuda_context_push (priv->device.context)) {
     status = process_on_device (filter, inbuf, &in_frame, src_on_device,
         outbuf, &out_frame, dst_on_device);
@@ -401,8 +488,8 @@ gst_cuda_imgproc_frame_path_run (GstCudaImgprocFilter * filter,
     gst_cuda_imgproc_intensity_unmap (&priv->intensity);
     goto push_failed;
   }
-  /* Kernels that read the frame are done: process_on_device synchronizes
-   * for elements that read it (they report per frame). */
+  /* A device pointer outlives its map: kernels still reading the gray
+   * frame keep it through the held input, whose meta holds it. */
   gst_cuda_imgproc_intensity_unmap (&priv->intensity);
   if (status != CIP_OK)
     goto process_failed;
@@ -422,8 +509,10 @@ gst_cuda_imgproc_frame_path_run (GstCudaImgprocFilter * filter,
     gst_buffer_add_cuda_imgproc_intensity_meta (outbuf, inbuf, &priv->in_info);
 
   priv->frames++;
-  if (klass->frame_done)
-    klass->frame_done (filter, outbuf, priv->readback);
+  if (!priv->holding)
+    status = call_frame_done (filter, outbuf);
+  if (status != CIP_OK)
+    goto process_failed_unmapped;
   return GST_FLOW_OK;
 
 wait_failed:
@@ -461,6 +550,7 @@ push_failed:
 process_failed:
   gst_video_frame_unmap (&out_frame);
   gst_video_frame_unmap (&in_frame);
+process_failed_unmapped:
   if (priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CPU)
     GST_ELEMENT_ERROR (filter, LIBRARY, FAILED,
         ("Could not process the frame."), ("%s", cip_status_name (status)));
@@ -470,4 +560,103 @@ process_failed:
         ("%s: %s", cip_status_name (status),
             cip_stream_error (priv->device.stream)));
   return GST_FLOW_ERROR;
+}
+
+/* The held frame, once its work has run: its reports and frame_done,
+ * then it is complete.  A failure drops it. */
+static GstFlowReturn
+complete_held (GstCudaImgprocFilter * filter, GstBuffer ** outbuf)
+{
+  GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter);
+  GstCudaImgprocFilterPrivate *priv =
+      gst_cuda_imgproc_filter_get_private (filter);
+  GstBuffer *held = g_steal_pointer (&priv->held);
+  CipStatus status = CIP_ERROR_CUDA;
+
+  if (gst_cuda_context_push (priv->device.context)) {
+    status = cip_event_synchronize (priv->held_done, priv->device.stream);
+    if (status == CIP_OK && klass->report)
+      status = gst_cuda_imgproc_reports_deliver (&priv->reports, filter,
+          FALSE, priv->device.stream);
+    gst_cuda_context_pop (NULL);
+  }
+  if (status == CIP_OK)
+    status = call_frame_done (filter, held);
+  gst_clear_buffer (&priv->held_input);
+  if (status != CIP_OK) {
+    gst_buffer_unref (held);
+    GST_ELEMENT_ERROR (filter, LIBRARY, FAILED,
+        ("CUDA processing of the frame failed."),
+        ("%s: %s", cip_status_name (status),
+            cip_stream_error (priv->device.stream)));
+    return GST_FLOW_ERROR;
+  }
+  *outbuf = held;
+  return GST_FLOW_OK;
+}
+
+GstFlowReturn
+gst_cuda_imgproc_frame_path_push_held (GstCudaImgprocFilter * filter)
+{
+  GstCudaImgprocFilterPrivate *priv =
+      gst_cuda_imgproc_filter_get_private (filter);
+  GstBuffer *outbuf;
+  GstFlowReturn ret;
+
+  if (priv->held == NULL)
+    return GST_FLOW_OK;
+  ret = complete_held (filter, &outbuf);
+  if (ret == GST_FLOW_OK)
+    ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (filter), outbuf);
+  return ret;
+}
+
+GstFlowReturn
+gst_cuda_imgproc_frame_path_generate (GstCudaImgprocFilter * filter,
+    GstBuffer ** outbuf)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (filter);
+  /* GstBaseTransform's own: prepare_output_buffer, then transform */
+  GstBaseTransformClass *base_class =
+      g_type_class_peek (GST_TYPE_BASE_TRANSFORM);
+  GstCudaImgprocFilterPrivate *priv =
+      gst_cuda_imgproc_filter_get_private (filter);
+  GstBuffer *previous = NULL, *fresh = NULL;
+  GstFlowReturn ret;
+
+  *outbuf = NULL;
+  /* GstBaseTransform asks again after each output: the frame computed
+   * behind the held one, or how computing it went */
+  if (trans->queued_buf == NULL) {
+    *outbuf = g_steal_pointer (&priv->next_output);
+    ret = priv->next_flow;
+    priv->next_flow = GST_FLOW_OK;
+    return ret;
+  }
+  /* left by a push that failed */
+  gst_clear_buffer (&priv->next_output);
+  priv->next_flow = GST_FLOW_OK;
+
+  /* the held frame is complete before the next one's work is queued:
+   * whatever it reads back is still where its work left it */
+  if (priv->held && complete_held (filter, &previous) != GST_FLOW_OK) {
+    gst_clear_buffer (&trans->queued_buf);
+    return GST_FLOW_ERROR;
+  }
+
+  priv->holding = FALSE;
+  ret = base_class->generate_output (trans, &fresh);
+  if (ret == GST_FLOW_OK && fresh && priv->holding) {
+    priv->held = g_steal_pointer (&fresh);
+    priv->holding = FALSE;
+  }
+
+  if (previous == NULL) {
+    *outbuf = fresh;
+    return ret;
+  }
+  *outbuf = previous;
+  priv->next_output = fresh;
+  priv->next_flow = ret;
+  return GST_FLOW_OK;
 }

@@ -38,8 +38,20 @@ gboolean gst_cuda_imgproc_frame_path_set_caps (GstCudaImgprocFilter *
 GstFlowReturn gst_cuda_imgproc_frame_path_run (GstCudaImgprocFilter * filter,
     GstBuffer * inbuf, GstBuffer * outbuf);
 
-/* Lets go of the held input frames (end of stream, flush). */
-void gst_cuda_imgproc_frame_path_drain (GstCudaImgprocFilter * filter);
+/* GstBaseTransform's generate_output: the queued input computed; where
+ * the frame path holds frames, the output pushed is the one before it. */
+GstFlowReturn gst_cuda_imgproc_frame_path_generate (GstCudaImgprocFilter *
+    filter, GstBuffer ** outbuf);
+
+/* Completes and pushes the held output frame, if any: before anything
+ * else goes downstream (a serialized event, new caps). */
+GstFlowReturn gst_cuda_imgproc_frame_path_push_held (GstCudaImgprocFilter *
+    filter);
+
+/* Lets go of the held frames (end of stream, flush): input frames still
+ * read, and, with @discard_output, the held output frame unpushed. */
+void gst_cuda_imgproc_frame_path_drain (GstCudaImgprocFilter * filter,
+    gboolean discard_output);
 
 G_END_DECLS
 

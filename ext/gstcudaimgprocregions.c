@@ -185,14 +185,9 @@ label_once (CipRegionTable * table, const CipImage * mask,
     const CipImage * intensity, const CipLabelParams * params,
     CipImage * dst, CipStream * stream)
 {
-  CipStatus status;
-
   if (stream == NULL)
     return cip_ref_label (mask, intensity, params, dst, table, NULL);
-  status = cip_label (mask, intensity, params, dst, table, stream);
-  if (status == CIP_OK)
-    status = cip_stream_synchronize (stream);
-  return status;
+  return cip_label (mask, intensity, params, dst, table, stream);
 }
 
 CipStatus
@@ -205,13 +200,24 @@ gst_cuda_imgproc_region_table_label (CipRegionTable * table,
 
   if (status == CIP_OK)
     status = label_once (table, mask, intensity, params, dst, stream);
-  if (status == CIP_OK && *table->count > table->capacity &&
-      table->capacity < max_regions) {
-    status = gst_cuda_imgproc_region_table_reserve (table,
-        MIN (*table->count + *table->count / 4, max_regions), stream);
-    if (status == CIP_OK)
-      status = label_once (table, mask, intensity, params, dst, stream);
-  }
+  return status;
+}
+
+CipStatus
+gst_cuda_imgproc_region_table_complete (CipRegionTable * table,
+    guint max_regions, const CipImage * mask, const CipImage * intensity,
+    const CipLabelParams * params, CipStream * stream)
+{
+  CipStatus status;
+
+  if (*table->count <= table->capacity || table->capacity >= max_regions)
+    return CIP_OK;
+  status = gst_cuda_imgproc_region_table_reserve (table,
+      MIN (*table->count + *table->count / 4, max_regions), stream);
+  if (status == CIP_OK)
+    status = label_once (table, mask, intensity, params, NULL, stream);
+  if (status == CIP_OK && stream)
+    status = cip_stream_synchronize (stream);
   return status;
 }
 

@@ -59,13 +59,19 @@ CipStatus gst_cuda_imgproc_region_table_reserve (CipRegionTable * table,
 void gst_cuda_imgproc_region_table_free (CipRegionTable * table,
     CipStream * stream);
 
-/* Labels @mask into @table (cip_label() on @stream, then waits for it;
- * cip_ref_label() without a stream).  A frame with more regions than the
- * table ever held grows it, up to @max_regions, and is labelled again:
- * the table is allocated only when the count reaches a new high. */
+/* Labels @mask into @table: cip_label() queued on @stream, or
+ * cip_ref_label() without a stream. */
 CipStatus gst_cuda_imgproc_region_table_label (CipRegionTable * table,
     guint max_regions, const CipImage * mask, const CipImage * intensity,
     const CipLabelParams * params, CipImage * dst, CipStream * stream);
+
+/* Once that labelling is done: a frame with more regions than the table
+ * holds grows it, up to @max_regions, and its table is made again (the
+ * same @mask and @intensity, not its label image), waited for.  The
+ * table is allocated only when the count reaches a new high. */
+CipStatus gst_cuda_imgproc_region_table_complete (CipRegionTable * table,
+    guint max_regions, const CipImage * mask, const CipImage * intensity,
+    const CipLabelParams * params, CipStream * stream);
 
 /* The type of the regions' own metas (ROI and object detection),
  * "cudalabel-region". */

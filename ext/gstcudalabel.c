@@ -156,8 +156,14 @@ struct _GstCudaLabel
   guint max_region_metas;
 
   /* The region table: page-locked on the cuda backend.  It grows (and the
-   * frame is labelled again) when a frame has more regions than ever. */
+   * frame's table is made again) when a frame has more regions than ever:
+   * what that frame was labelled from is kept until it is done. */
   CipRegionTable table;
+  CipImage labelled_mask;
+  CipImage labelled_intensity;
+  gboolean labelled_with_intensity;
+  CipLabelParams labelled_params;
+  guint labelled_max_regions;
   /* 0 .. n: the ids of the label image's segmentation (1.26+) */
   guint *segmentation_ids;
   gsize n_segmentation_ids;
@@ -221,8 +227,8 @@ static CipStatus gst_cuda_label_process (GstCudaImgprocFilter * filter,
     const CipImage * src, CipImage * dst, guint8 * readback,
     CipStream * stream);
 static void gst_cuda_label_finalize (GObject * object);
-static void gst_cuda_label_frame_done (GstCudaImgprocFilter * filter,
-    GstBuffer * outbuf, const guint8 * readback);
+static CipStatus gst_cuda_label_frame_done (GstCudaImgprocFilter * filter,
+    GstBuffer * outbuf, const guint8 * readback, CipStream * stream);
 static void gst_cuda_label_release (GstCudaImgprocFilter * filter,
     CipStream * stream);
 
@@ -597,6 +603,13 @@ gst_cuda_label_process (GstCudaImgprocFilter * filter, const CipImage * src,
   /* The negotiated format decides: GRAY8 is the mask passed through. */
   label_dst = dst->format == CIP_FORMAT_GRAY8 ? NULL : dst;
 
+  self->labelled_mask = *src;
+  self->labelled_with_intensity = intensity != NULL;
+  if (intensity)
+    self->labelled_intensity = *intensity;
+  self->labelled_params = params;
+  self->labelled_max_regions = max_regions;
+
   status = gst_cuda_imgproc_region_table_label (&self->table, max_regions,
       src, intensity, &params, label_dst, stream);
   if (status == CIP_OK && label_dst == NULL)
@@ -624,18 +637,26 @@ add_segmentation (GstCudaLabel * self, GstBuffer * outbuf, guint max_id)
     GST_WARNING_OBJECT (self, "could not add the segmentation meta");
 }
 
-static void
+static CipStatus
 gst_cuda_label_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
-    const guint8 * readback)
+    const guint8 * readback, CipStream * stream)
 {
   GstCudaLabel *self = GST_CUDA_LABEL (filter);
   GstClockTime pts = GST_BUFFER_PTS (outbuf);
-  guint32 count = *self->table.count;
-  guint32 n, dropped;
+  guint32 count, n, dropped;
   GstCudaImgprocRegionProps props;
   gboolean post, labels, saturated, roi_meta, analytics_meta, segmentation;
   guint n_metas;
   GstStructure *table, *s;
+  CipStatus status;
+
+  status = gst_cuda_imgproc_region_table_complete (&self->table,
+      self->labelled_max_regions, &self->labelled_mask,
+      self->labelled_with_intensity ? &self->labelled_intensity : NULL,
+      &self->labelled_params, stream);
+  if (status != CIP_OK)
+    return status;
+  count = *self->table.count;
 
   GST_OBJECT_LOCK (self);
   self->n_regions = count;
@@ -690,6 +711,7 @@ gst_cuda_label_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
         gst_message_new_element (GST_OBJECT (self), s));
   }
   gst_buffer_add_cuda_imgproc_regions_meta (outbuf, table, n, dropped);
+  return CIP_OK;
 }
 
 static void

@@ -920,6 +920,115 @@ GST_START_TEST (test_table_grows)
 
 GST_END_TEST;
 
+/* Behind a source that is not live, the cuda backend holds each frame
+ * until the next one's work is queued: a frame comes out one push later
+ * (at once on the cpu backend), before new caps, or at the end of the
+ * stream, with the reference's pixels and regions, a table that had to
+ * grow included.  A flush drops the held frame. */
+GST_START_TEST (test_held_frames)
+{
+  static const struct
+  {
+    gint width, height, rows;
+  } frames[] = {
+    {400, 300, 8}, {400, 300, 150}, {400, 300, 1}, {41, 29, 15}, {41, 29, 0},
+  };
+  GstHarness *h = label_harness_new ("mode=labels");
+  gboolean held = cip_test_backend_is_cuda ();
+  Labelled expected[G_N_ELEMENTS (frames)];
+  guint i, out_now;
+
+  gst_harness_set_live (h, FALSE);
+  for (i = 0; i < G_N_ELEMENTS (frames); i++) {
+    CipImage mask = dots_mask (frames[i].width, frames[i].height,
+        frames[i].rows);
+
+    expected[i] = reference_label (&mask, NULL, MODE_LABELS, 8, 0);
+    if (i == 0 || frames[i].width != frames[i - 1].width) {
+      set_mask_caps (h, frames[i].width, frames[i].height);
+      /* new caps: nothing is held */
+      fail_unless_equals_int (gst_harness_buffers_in_queue (h), i);
+    }
+    fail_unless_equals_int (gst_harness_push (h,
+            cip_test_buffer_new_strided (&mask, 0)), GST_FLOW_OK);
+    out_now = held ? i : i + 1;
+    fail_unless_equals_int (gst_harness_buffers_in_queue (h), out_now);
+    cip_test_image_free (&mask);
+  }
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h),
+      G_N_ELEMENTS (frames));
+
+  for (i = 0; i < G_N_ELEMENTS (frames); i++) {
+    GstBuffer *out = gst_harness_pull (h);
+    GstCaps *caps = cip_test_caps_new (GST_VIDEO_FORMAT_GRAY16_LE,
+        frames[i].width, frames[i].height);
+    GstCudaImgprocRegionsMeta *meta = regions_meta (out);
+    Region *regions = buffer_regions (out, expected[i].count);
+
+    GstVideoFrame frame;
+    CipImage image;
+    gchar *where = NULL;
+
+    map_output (&frame, out, caps, CIP_FORMAT_GRAY16, &image);
+    fail_unless (cip_test_images_equal (&image, &expected[i].image, &where),
+        "frame %u differs from the reference: %s", i, where);
+    gst_video_frame_unmap (&frame);
+    fail_unless (meta != NULL);
+    fail_unless_equals_int (meta->n_regions, expected[i].count);
+    assert_regions_equal (regions, expected[i].regions, expected[i].count,
+        "held frame");
+    g_free (regions);
+    gst_caps_unref (caps);
+    gst_buffer_unref (out);
+    labelled_clear (&expected[i]);
+  }
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A flush drops the frame the cuda backend holds; nothing comes out of
+ * it, and the frames after the flush do. */
+GST_START_TEST (test_flush_drops_held_frame)
+{
+  GstHarness *h = label_harness_new ("mode=labels");
+  CipImage mask = dots_mask (64, 48, 4);
+  Labelled expected = reference_label (&mask, NULL, MODE_LABELS, 8, 0);
+  gboolean held = cip_test_backend_is_cuda ();
+  GstSegment segment;
+  GstBuffer *out;
+  Region *regions;
+
+  gst_harness_set_live (h, FALSE);
+  set_mask_caps (h, 64, 48);
+  fail_unless_equals_int (gst_harness_push (h,
+          cip_test_buffer_new_strided (&mask, 0)), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), held ? 0 : 1);
+  if (!held)
+    gst_buffer_unref (gst_harness_pull (h));
+
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
+  fail_unless_equals_int (gst_harness_push (h,
+          cip_test_buffer_new_strided (&mask, 0)), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 1);
+  out = gst_harness_pull (h);
+  regions = buffer_regions (out, expected.count);
+  assert_regions_equal (regions, expected.regions, expected.count, "after");
+
+  g_free (regions);
+  gst_buffer_unref (out);
+  labelled_clear (&expected);
+  cip_test_image_free (&mask);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* A 512x512 checkerboard has 131072 regions with 4-connectivity: label
  * ids past 65535 are written as 65535 with one STREAM/FORMAT warning, the
  * count and the metas stay exact.  mode=color has no such limit; with
@@ -1663,6 +1772,8 @@ cudalabel_suite (void)
   tcase_add_test (tc, test_post_messages);
   tcase_add_test (tc, test_no_messages_by_default);
   tcase_add_test (tc, test_table_grows);
+  tcase_add_test (tc, test_held_frames);
+  tcase_add_test (tc, test_flush_drops_held_frame);
   tcase_add_loop_test (tc, test_more_than_65535_regions, 0, 2);
   tcase_add_loop_test (tc, test_empty_and_full_frames, 0,
       G_N_ELEMENTS (odd_sizes) * G_N_ELEMENTS (modes));

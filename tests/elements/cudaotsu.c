@@ -218,9 +218,12 @@ GST_START_TEST (test_constant_frames)
 GST_END_TEST;
 
 /* post-messages=true: one "cudaotsu" element message per frame, in order,
- * with the frame's threshold and timestamps. */
+ * with the frame's threshold and timestamps; behind a live source, and
+ * behind one that is not (where the cuda backend pushes each frame one
+ * frame later, and the last at the end of the stream). */
 GST_START_TEST (test_post_messages)
 {
+  gboolean live = __i__ == 0;
   GstHarness *h = cip_test_harness_new ("cudaotsu", "post-messages=true");
   GstBus *bus = cip_test_harness_add_bus (h);
   CipImage frames[3];
@@ -233,6 +236,7 @@ GST_START_TEST (test_post_messages)
   frames[1] = load ("moon");
   frames[2] = cip_test_image_random (512, 512, CIP_FORMAT_GRAY8, 3);
 
+  gst_harness_set_live (h, live);
   gst_harness_set_src_caps (h, cip_test_caps_new (GST_VIDEO_FORMAT_GRAY8,
           512, 512));
   /* A segment where PTS, stream time and running time all differ. */
@@ -253,11 +257,27 @@ GST_START_TEST (test_post_messages)
     thresholds[i] = t;
     GST_BUFFER_PTS (in) = 2 * GST_SECOND + i * 40 * GST_MSECOND;
     GST_BUFFER_DURATION (in) = 40 * GST_MSECOND;
-    out = cip_test_push_pull (h, in);
-    fail_unless_equals_uint64 (GST_BUFFER_PTS (out),
-        2 * GST_SECOND + i * 40 * GST_MSECOND);
-    gst_buffer_unref (out);
+    if (live) {
+      out = cip_test_push_pull (h, in);
+      fail_unless_equals_uint64 (GST_BUFFER_PTS (out),
+          2 * GST_SECOND + i * 40 * GST_MSECOND);
+      gst_buffer_unref (out);
+    } else {
+      fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+    }
     cip_test_image_free (&expected);
+  }
+  if (!live) {
+    fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+    for (i = 0; i < G_N_ELEMENTS (frames); i++) {
+      GstBuffer *out = gst_harness_pull (h);
+
+      fail_unless (out != NULL);
+      fail_unless_equals_uint64 (GST_BUFFER_PTS (out),
+          2 * GST_SECOND + i * 40 * GST_MSECOND);
+      gst_buffer_unref (out);
+    }
+    fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
   }
   fail_unless_equals_int (thresholds[0], expected_int ("camera",
           "otsu-threshold"));
@@ -386,7 +406,7 @@ cudaotsu_suite (void)
   tcase_add_loop_test (tc, test_invert, 0, G_N_ELEMENTS (images));
   tcase_add_test (tc, test_invert_change_between_frames);
   tcase_add_test (tc, test_constant_frames);
-  tcase_add_test (tc, test_post_messages);
+  tcase_add_loop_test (tc, test_post_messages, 0, 2);
   tcase_add_test (tc, test_no_messages_by_default);
   tcase_add_test (tc, test_messages_without_time_segment);
 
