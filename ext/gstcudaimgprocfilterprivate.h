@@ -25,6 +25,18 @@ G_BEGIN_DECLS
 
 GST_DEBUG_CATEGORY_EXTERN (gst_cuda_imgproc_filter_debug);
 
+/* At most two frames are held: the one pushed next and the one just
+ * queued, each with what its work reads and writes. */
+#define GST_CUDA_IMGPROC_MAX_HELD 2
+
+typedef struct
+{
+  GstBuffer *output;
+  GstBuffer *input;
+  guint8 *readback;
+  CipEvent *done;               /* recorded after its work */
+} GstCudaImgprocHeldFrame;
+
 typedef struct
 {
   /* Properties, under the object lock. */
@@ -35,7 +47,10 @@ typedef struct
    * after start(). */
   GstCudaImgprocBackend active_backend;
   GstCudaImgprocDevice device;
+  /* readback_size bytes a frame: two areas for frame_done elements, used
+   * in turn, one for the held frame and one for the next */
   guint8 *readback;
+  guint readback_turn;
   guint64 frames;
   guint64 uploads;              /* frames copied host to device */
   guint64 downloads;            /* frames copied device to host */
@@ -47,14 +62,13 @@ typedef struct
   gboolean downstream_waits;
 
   /* The held output (frame path): behind a source that is not live, a
-   * frame that would be waited for is pushed when the next one is queued,
-   * complete by then.  @next_output and @next_flow: what generate_output
-   * gives on its next call, after the held frame. */
+   * frame that would be waited for is pushed once the next one's work is
+   * queued, complete by then; held[0] is the older.  @next_output and
+   * @next_flow: what generate_output gives on its next call. */
   gboolean hold_frames;         /* per caps */
-  gboolean holding;             /* the frame just computed was held */
-  GstBuffer *held;
-  GstBuffer *held_input;        /* read by the held frame's work */
-  CipEvent *held_done;
+  gboolean holding;             /* the frame just computed is in held[n_held] */
+  GstCudaImgprocHeldFrame held[GST_CUDA_IMGPROC_MAX_HELD];
+  guint n_held;
   GstBuffer *next_output;
   GstFlowReturn next_flow;
 
@@ -75,6 +89,9 @@ typedef struct
    * memory frames are uploaded to and downloaded from. */
   CipImage device_src;
   CipImage device_dst;
+  /* frame_done elements upload in turn into these two: a held frame's
+   * input stays on the device until it is done */
+  CipImage device_src_held;
 
   /* The intensity room, for @reads_intensity elements: the gray frame of
    * the input's intensity meta, and where process() reads it (NULL

@@ -24,6 +24,13 @@
 
 #define GST_CAT_DEFAULT gst_cuda_imgproc_filter_debug
 
+/* Readback areas: a frame_done element's held frame keeps its own. */
+static guint
+readback_areas (GstCudaImgprocFilterClass * klass)
+{
+  return klass->frame_done ? GST_CUDA_IMGPROC_MAX_HELD : 1;
+}
+
 gboolean
 gst_cuda_imgproc_frame_path_start (GstCudaImgprocFilter * filter,
     gint device_id)
@@ -32,9 +39,11 @@ gst_cuda_imgproc_frame_path_start (GstCudaImgprocFilter * filter,
   GstCudaImgprocFilterPrivate *priv =
       gst_cuda_imgproc_filter_get_private (filter);
   CipStatus status;
+  guint i;
 
   if (priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CPU) {
-    priv->readback = g_malloc0 (MAX (klass->readback_size, 1));
+    priv->readback = g_malloc0 (MAX (readback_areas (klass) *
+            klass->readback_size, 1));
     if (klass->report)
       gst_cuda_imgproc_reports_init (&priv->reports, klass->readback_size,
           NULL);
@@ -49,13 +58,13 @@ gst_cuda_imgproc_frame_path_start (GstCudaImgprocFilter * filter,
   status = gst_cuda_imgproc_in_flight_init (&priv->in_flight,
       priv->device.stream);
   if (status == CIP_OK && klass->readback_size > 0 && !klass->report)
-    status = cip_host_alloc ((void **) &priv->readback, klass->readback_size,
-        priv->device.stream);
+    status = cip_host_alloc ((void **) &priv->readback,
+        readback_areas (klass) * klass->readback_size, priv->device.stream);
   if (status == CIP_OK && klass->report)
     status = gst_cuda_imgproc_reports_init (&priv->reports,
         klass->readback_size, priv->device.stream);
-  if (status == CIP_OK)
-    status = cip_event_new (&priv->held_done, priv->device.stream);
+  for (i = 0; status == CIP_OK && i < GST_CUDA_IMGPROC_MAX_HELD; i++)
+    status = cip_event_new (&priv->held[i].done, priv->device.stream);
   gst_cuda_context_pop (NULL);
   if (status != CIP_OK)
     goto alloc_failed;
@@ -75,8 +84,31 @@ alloc_failed:
   return FALSE;
 }
 
-/* Drops the held output frame unpushed (a flush, stop), once its work
- * no longer reads or writes its frames; it reports nothing. */
+/* Lets go of a held frame's buffers. */
+static void
+release_held (GstCudaImgprocHeldFrame * held)
+{
+  gst_clear_buffer (&held->output);
+  gst_clear_buffer (&held->input);
+  held->readback = NULL;
+}
+
+/* The oldest held frame leaves the ring (its slot, event included, moves
+ * to the back). */
+static void
+shift_held (GstCudaImgprocFilterPrivate * priv)
+{
+  GstCudaImgprocHeldFrame first = priv->held[0];
+  guint i;
+
+  for (i = 0; i + 1 < GST_CUDA_IMGPROC_MAX_HELD; i++)
+    priv->held[i] = priv->held[i + 1];
+  priv->held[GST_CUDA_IMGPROC_MAX_HELD - 1] = first;
+  priv->n_held--;
+}
+
+/* Drops the held output frames unpushed (a flush, stop), once their work
+ * no longer reads or writes their buffers; they report nothing. */
 static void
 discard_held (GstCudaImgprocFilter * filter)
 {
@@ -86,16 +118,18 @@ discard_held (GstCudaImgprocFilter * filter)
 
   gst_clear_buffer (&priv->next_output);
   priv->next_flow = GST_FLOW_OK;
-  if (priv->held == NULL)
+  if (priv->n_held == 0)
     return;
   if (gst_cuda_context_push (priv->device.context)) {
-    cip_event_synchronize (priv->held_done, priv->device.stream);
+    cip_stream_synchronize (priv->device.stream);
     gst_cuda_context_pop (NULL);
   }
-  if (klass->report)
-    gst_cuda_imgproc_reports_drop_last (&priv->reports);
-  gst_clear_buffer (&priv->held);
-  gst_clear_buffer (&priv->held_input);
+  while (priv->n_held > 0) {
+    if (klass->report)
+      gst_cuda_imgproc_reports_drop_last (&priv->reports);
+    release_held (&priv->held[priv->n_held - 1]);
+    priv->n_held--;
+  }
 }
 
 /* Whether upstream is live: a live frame is never held back (it would
@@ -118,6 +152,7 @@ free_device_images (GstCudaImgprocFilterPrivate * priv)
 {
   gst_cuda_imgproc_in_flight_drain (&priv->in_flight, priv->device.stream);
   cip_image_free (&priv->device_src, priv->device.stream);
+  cip_image_free (&priv->device_src_held, priv->device.stream);
   cip_image_free (&priv->device_dst, priv->device.stream);
   gst_cuda_imgproc_intensity_free (&priv->intensity, priv->device.stream);
 }
@@ -129,6 +164,7 @@ gst_cuda_imgproc_frame_path_stop (GstCudaImgprocFilter * filter)
   GstCudaImgprocFilterPrivate *priv =
       gst_cuda_imgproc_filter_get_private (filter);
   CipStream *stream = priv->device.stream;
+  guint i;
 
   if (priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CPU) {
     if (klass->release)
@@ -150,7 +186,8 @@ gst_cuda_imgproc_frame_path_stop (GstCudaImgprocFilter * filter)
     if (klass->release && stream)
       klass->release (filter, stream);
     gst_cuda_imgproc_in_flight_clear (&priv->in_flight, stream);
-    g_clear_pointer (&priv->held_done, cip_event_free);
+    for (i = 0; i < GST_CUDA_IMGPROC_MAX_HELD; i++)
+      g_clear_pointer (&priv->held[i].done, cip_event_free);
     cip_host_free (priv->readback, stream);
     gst_cuda_context_pop (NULL);
   }
@@ -188,6 +225,9 @@ configure_device_images (GstCudaImgprocFilter * filter)
   free_device_images (priv);
   status = cip_image_alloc (&priv->device_src, width, height,
       priv->src_format, priv->device.stream);
+  if (status == CIP_OK && GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter)->frame_done)
+    status = cip_image_alloc (&priv->device_src_held, width, height,
+        priv->src_format, priv->device.stream);
   if (status == CIP_OK)
     status = cip_image_alloc (&priv->device_dst, width, height,
         priv->dst_format, priv->device.stream);
@@ -308,7 +348,8 @@ chroma_on_device (GstCudaImgprocFilterPrivate * priv, gboolean src_on_device,
 /* The subclass's frame_done, once the frame is unmapped (it adds metas),
  * with the context current on the cuda backend. */
 static CipStatus
-call_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf)
+call_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
+    const guint8 * readback)
 {
   GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter);
   GstCudaImgprocFilterPrivate *priv =
@@ -318,13 +359,26 @@ call_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf)
   if (klass->frame_done == NULL)
     return CIP_OK;
   if (priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CPU)
-    return klass->frame_done (filter, outbuf, priv->readback, NULL);
+    return klass->frame_done (filter, outbuf, readback, NULL);
   if (!gst_cuda_context_push (priv->device.context))
     return CIP_ERROR_CUDA;
-  status = klass->frame_done (filter, outbuf, priv->readback,
-      priv->device.stream);
+  status = klass->frame_done (filter, outbuf, readback, priv->device.stream);
   gst_cuda_context_pop (NULL);
   return status;
+}
+
+/* The readback area of the frame about to be processed. */
+static guint8 *
+frame_readback (GstCudaImgprocFilter * filter)
+{
+  GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter);
+  GstCudaImgprocFilterPrivate *priv =
+      gst_cuda_imgproc_filter_get_private (filter);
+
+  if (klass->frame_done == NULL)
+    return priv->readback;
+  priv->readback_turn = (priv->readback_turn + 1) % GST_CUDA_IMGPROC_MAX_HELD;
+  return priv->readback + priv->readback_turn * klass->readback_size;
 }
 
 /* One frame on the element's stream.  Device frames are read and written
@@ -337,7 +391,7 @@ call_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf)
 static CipStatus
 process_on_device (GstCudaImgprocFilter * filter, GstBuffer * inbuf,
     GstVideoFrame * in_frame, gboolean src_on_device, GstBuffer * outbuf,
-    GstVideoFrame * out_frame, gboolean dst_on_device)
+    GstVideoFrame * out_frame, gboolean dst_on_device, guint8 ** readback_out)
 {
   GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter);
   GstCudaImgprocFilterPrivate *priv =
@@ -351,7 +405,8 @@ process_on_device (GstCudaImgprocFilter * filter, GstBuffer * inbuf,
   CipEvent *output_ready = gst_cuda_imgproc_buffer_ready_event (outbuf);
   guint8 *readback = klass->report ?
       gst_cuda_imgproc_reports_next_slot (&priv->reports, filter,
-      priv->device.stream) : priv->readback;
+      priv->device.stream) : frame_readback (filter);
+  GstCudaImgprocHeldFrame *held = &priv->held[priv->n_held];
   gboolean defer = dst_on_device && klass->frame_done == NULL &&
       !klass->reads_intensity && gst_cuda_imgproc_device_reader_orders
       (&priv->device, outbuf, priv->downstream_waits);
@@ -362,6 +417,13 @@ process_on_device (GstCudaImgprocFilter * filter, GstBuffer * inbuf,
   /* The input's writer may still be at work: our stream waits for it. */
   if (status == CIP_OK && src_on_device)
     status = gst_cuda_imgproc_device_order_after (&priv->device, inbuf);
+  if (status == CIP_OK && !src_on_device && priv->device_src_held.data) {
+    /* the held frame's upload stays where it is */
+    CipImage other = priv->device_src;
+
+    priv->device_src = priv->device_src_held;
+    priv->device_src_held = other;
+  }
   if (status == CIP_OK && !src_on_device)
     status = cip_copy (&src, &priv->device_src, priv->device.stream);
   if (status == CIP_OK && priv->intensity.mapped)
@@ -392,9 +454,10 @@ process_on_device (GstCudaImgprocFilter * filter, GstBuffer * inbuf,
           priv->device.stream);
   } else if (status == CIP_OK && priv->hold_frames) {
     /* completed once the next frame's work is queued */
-    status = cip_event_record (priv->held_done, priv->device.stream);
+    status = cip_event_record (held->done, priv->device.stream);
     if (status == CIP_OK) {
-      gst_buffer_replace (&priv->held_input, inbuf);
+      gst_buffer_replace (&held->input, inbuf);
+      held->readback = readback;
       priv->holding = TRUE;
       committed = FALSE;
     }
@@ -415,6 +478,7 @@ process_on_device (GstCudaImgprocFilter * filter, GstBuffer * inbuf,
     priv->uploads += !src_on_device;
     priv->downloads += !dst_on_device;
   }
+  *readback_out = readback;
   return status;
 }
 
@@ -428,6 +492,7 @@ gst_cuda_imgproc_frame_path_run (GstCudaImgprocFilter * filter,
   gboolean on_cuda = priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CUDA;
   GstVideoFrame in_frame, out_frame;
   gboolean src_on_device, dst_on_device, have_intensity;
+  guint8 *readback = NULL;
   CipStatus status;
 
   /* CUDA memory of another context is read and written through its host
@@ -466,9 +531,9 @@ gst_cuda_imgproc_frame_path_run (GstCudaImgprocFilter * filter,
     CipImage dst = gst_cuda_imgproc_plane_image (&out_frame, 0,
         priv->dst_format);
 
-    guint8 *readback = klass->report ?
+    readback = klass->report ?
         gst_cuda_imgproc_reports_next_slot (&priv->reports, filter, NULL) :
-        priv->readback;
+        frame_readback (filter);
 
     priv->intensity_for_process = have_intensity ?
         &priv->intensity.image : NULL;
@@ -482,7 +547,7 @@ gst_cuda_imgproc_frame_path_run (GstCudaImgprocFilter * filter,
 
   } else if (gst_cuda_context_push (priv->device.context)) {
     status = process_on_device (filter, inbuf, &in_frame, src_on_device,
-        outbuf, &out_frame, dst_on_device);
+        outbuf, &out_frame, dst_on_device, &readback);
     gst_cuda_context_pop (NULL);
   } else {
     gst_cuda_imgproc_intensity_unmap (&priv->intensity);
@@ -510,7 +575,7 @@ gst_cuda_imgproc_frame_path_run (GstCudaImgprocFilter * filter,
 
   priv->frames++;
   if (!priv->holding)
-    status = call_frame_done (filter, outbuf);
+    status = call_frame_done (filter, outbuf, readback);
   if (status != CIP_OK)
     goto process_failed_unmapped;
   return GST_FLOW_OK;
@@ -562,36 +627,38 @@ process_failed_unmapped:
   return GST_FLOW_ERROR;
 }
 
-/* The held frame, once its work has run: its reports and frame_done,
- * then it is complete.  A failure drops it. */
+/* The oldest held frame, once its work has run: its reports and
+ * frame_done, then it is complete.  A failure drops it. */
 static GstFlowReturn
 complete_held (GstCudaImgprocFilter * filter, GstBuffer ** outbuf)
 {
   GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter);
   GstCudaImgprocFilterPrivate *priv =
       gst_cuda_imgproc_filter_get_private (filter);
-  GstBuffer *held = g_steal_pointer (&priv->held);
+  GstCudaImgprocHeldFrame *held = &priv->held[0];
+  GstBuffer *output = g_steal_pointer (&held->output);
   CipStatus status = CIP_ERROR_CUDA;
 
   if (gst_cuda_context_push (priv->device.context)) {
-    status = cip_event_synchronize (priv->held_done, priv->device.stream);
+    status = cip_event_synchronize (held->done, priv->device.stream);
     if (status == CIP_OK && klass->report)
       status = gst_cuda_imgproc_reports_deliver (&priv->reports, filter,
           FALSE, priv->device.stream);
     gst_cuda_context_pop (NULL);
   }
   if (status == CIP_OK)
-    status = call_frame_done (filter, held);
-  gst_clear_buffer (&priv->held_input);
+    status = call_frame_done (filter, output, held->readback);
+  release_held (held);
+  shift_held (priv);
   if (status != CIP_OK) {
-    gst_buffer_unref (held);
+    gst_buffer_unref (output);
     GST_ELEMENT_ERROR (filter, LIBRARY, FAILED,
         ("CUDA processing of the frame failed."),
         ("%s: %s", cip_status_name (status),
             cip_stream_error (priv->device.stream)));
     return GST_FLOW_ERROR;
   }
-  *outbuf = held;
+  *outbuf = output;
   return GST_FLOW_OK;
 }
 
@@ -600,14 +667,16 @@ gst_cuda_imgproc_frame_path_push_held (GstCudaImgprocFilter * filter)
 {
   GstCudaImgprocFilterPrivate *priv =
       gst_cuda_imgproc_filter_get_private (filter);
+  GstFlowReturn ret = GST_FLOW_OK;
   GstBuffer *outbuf;
-  GstFlowReturn ret;
 
-  if (priv->held == NULL)
-    return GST_FLOW_OK;
-  ret = complete_held (filter, &outbuf);
-  if (ret == GST_FLOW_OK)
-    ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (filter), outbuf);
+  while (priv->n_held > 0 && ret == GST_FLOW_OK) {
+    ret = complete_held (filter, &outbuf);
+    if (ret == GST_FLOW_OK)
+      ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (filter), outbuf);
+  }
+  if (ret != GST_FLOW_OK)
+    discard_held (filter);
   return ret;
 }
 
@@ -637,18 +706,25 @@ gst_cuda_imgproc_frame_path_generate (GstCudaImgprocFilter * filter,
   gst_clear_buffer (&priv->next_output);
   priv->next_flow = GST_FLOW_OK;
 
-  /* the held frame is complete before the next one's work is queued:
-   * whatever it reads back is still where its work left it */
-  if (priv->held && complete_held (filter, &previous) != GST_FLOW_OK) {
-    gst_clear_buffer (&trans->queued_buf);
-    return GST_FLOW_ERROR;
-  }
-
+  /* this frame's work is queued first: the GPU runs it while the host
+   * finishes the held one */
   priv->holding = FALSE;
   ret = base_class->generate_output (trans, &fresh);
   if (ret == GST_FLOW_OK && fresh && priv->holding) {
-    priv->held = g_steal_pointer (&fresh);
-    priv->holding = FALSE;
+    priv->held[priv->n_held++].output = g_steal_pointer (&fresh);
+  } else if (priv->holding) {
+    release_held (&priv->held[priv->n_held]);
+  }
+  priv->holding = FALSE;
+
+  if (priv->n_held == GST_CUDA_IMGPROC_MAX_HELD ||
+      (priv->n_held > 0 && (fresh || ret != GST_FLOW_OK))) {
+    GstFlowReturn done = complete_held (filter, &previous);
+
+    if (done != GST_FLOW_OK) {
+      gst_clear_buffer (&fresh);
+      return done;
+    }
   }
 
   if (previous == NULL) {

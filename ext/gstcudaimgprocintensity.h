@@ -31,8 +31,10 @@ typedef struct
   gboolean mapped;
   CipImage image;               /* plane 0 of frame */
   gboolean on_device;           /* image is a device frame of our context */
-  /* The upload of image, when it is not on the device; kept. */
+  /* The upload of image, when it is not on the device; kept.  Uploads
+   * go to the two copies in turn: a held frame's stays until it is done. */
   CipImage device_copy;
+  CipImage held_copy;
 } GstCudaImgprocIntensity;
 
 /* Maps the gray frame of @inbuf's intensity meta, once its writer is done

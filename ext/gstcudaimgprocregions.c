@@ -102,30 +102,32 @@ gst_cuda_imgproc_region_table_new (const GstCudaImgprocRegionProps * props,
   gsize column_bytes = (gsize) n * sizeof (gdouble);
   gdouble *columns = g_malloc (MAX (column_bytes * props->n_columns, 1));
   GBytes *all = g_bytes_new_take (columns, column_bytes * props->n_columns);
-  guint p, r, k, first = 0;
+  guint n_columns[CIP_N_PROPS];
+  guint p, r, k, c;
 
-  for (p = 0; p < props->n_props; p++) {
-    CipRegionProperty prop = props->props[p];
-    guint n_columns = cip_region_property_columns (prop);
+  for (p = 0; p < props->n_props; p++)
+    n_columns[p] = cip_region_property_columns (props->props[p]);
+
+  /* One pass over the regions, each read once (thousands of them are
+   * more than the caches hold), scattered into the columns. */
+  for (r = 0; r < n; r++) {
     gdouble values[4];
 
-    /* Region by region, scattered into the property's columns. */
-    for (r = 0; r < n; r++) {
-      cip_region_property_values (&regions[r], prop, values);
-      for (k = 0; k < n_columns; k++)
-        columns[(gsize) (first + k) * n + r] = values[k];
+    for (p = 0, c = 0; p < props->n_props; p++) {
+      cip_region_property_values (&regions[r], props->props[p], values);
+      for (k = 0; k < n_columns[p]; k++, c++)
+        columns[(gsize) c * n + r] = values[k];
     }
-    for (k = 0; k < n_columns; k++) {
-      GValue column = G_VALUE_INIT;
+  }
 
-      to_little_endian (&columns[(gsize) (first + k) * n], n);
-      g_value_init (&column, G_TYPE_BYTES);
-      g_value_take_boxed (&column, g_bytes_new_from_bytes (all,
-              (gsize) (first + k) * column_bytes, column_bytes));
-      gst_structure_id_take_value (table, props->columns[first + k],
-          &column);
-    }
-    first += n_columns;
+  for (c = 0; c < props->n_columns; c++) {
+    GValue column = G_VALUE_INIT;
+
+    to_little_endian (&columns[(gsize) c * n], n);
+    g_value_init (&column, G_TYPE_BYTES);
+    g_value_take_boxed (&column, g_bytes_new_from_bytes (all,
+            (gsize) c * column_bytes, column_bytes));
+    gst_structure_id_take_value (table, props->columns[c], &column);
   }
   g_bytes_unref (all);
   return table;

@@ -139,6 +139,18 @@ static const gchar *const mode_formats[][2] = {
   [GST_CUDA_LABEL_MODE_PASSTHROUGH] = {"GRAY8", NULL},
 };
 
+/* What a frame was labelled from and into, in its readback area: kept
+ * until the frame is done. */
+typedef struct
+{
+  guint table;
+  CipImage mask;
+  CipImage intensity;
+  gboolean with_intensity;
+  CipLabelParams params;
+  guint max_regions;
+} GstCudaLabelFrame;
+
 struct _GstCudaLabel
 {
   GstCudaImgprocFilter parent;
@@ -155,15 +167,11 @@ struct _GstCudaLabel
   gboolean analytics_meta;
   guint max_region_metas;
 
-  /* The region table: page-locked on the cuda backend.  It grows (and the
-   * frame's table is made again) when a frame has more regions than ever:
-   * what that frame was labelled from is kept until it is done. */
-  CipRegionTable table;
-  CipImage labelled_mask;
-  CipImage labelled_intensity;
-  gboolean labelled_with_intensity;
-  CipLabelParams labelled_params;
-  guint labelled_max_regions;
+  /* The region tables, page-locked on the cuda backend, used in turn: the
+   * held frame's and the next one's.  A table grows (and its frame's
+   * table is made again) when a frame has more regions than ever. */
+  CipRegionTable tables[2];
+  guint next_table;
   /* 0 .. n: the ids of the label image's segmentation (1.26+) */
   guint *segmentation_ids;
   gsize n_segmentation_ids;
@@ -425,6 +433,7 @@ gst_cuda_label_class_init (GstCudaLabelClass * klass)
   filter_class->process = GST_DEBUG_FUNCPTR (gst_cuda_label_process);
   filter_class->frame_done = GST_DEBUG_FUNCPTR (gst_cuda_label_frame_done);
   filter_class->release = GST_DEBUG_FUNCPTR (gst_cuda_label_release);
+  filter_class->readback_size = sizeof (GstCudaLabelFrame);
   filter_class->input_formats = input_formats;
   filter_class->reads_intensity = TRUE;
 
@@ -588,6 +597,7 @@ gst_cuda_label_process (GstCudaImgprocFilter * filter, const CipImage * src,
 {
   GstCudaLabel *self = GST_CUDA_LABEL (filter);
   const CipImage *intensity = gst_cuda_imgproc_filter_get_intensity (filter);
+  GstCudaLabelFrame *frame = (GstCudaLabelFrame *) readback;
   CipLabelParams params;
   CipImage *label_dst;
   CipStatus status;
@@ -603,15 +613,17 @@ gst_cuda_label_process (GstCudaImgprocFilter * filter, const CipImage * src,
   /* The negotiated format decides: GRAY8 is the mask passed through. */
   label_dst = dst->format == CIP_FORMAT_GRAY8 ? NULL : dst;
 
-  self->labelled_mask = *src;
-  self->labelled_with_intensity = intensity != NULL;
+  frame->table = self->next_table;
+  self->next_table = (self->next_table + 1) % G_N_ELEMENTS (self->tables);
+  frame->mask = *src;
+  frame->with_intensity = intensity != NULL;
   if (intensity)
-    self->labelled_intensity = *intensity;
-  self->labelled_params = params;
-  self->labelled_max_regions = max_regions;
+    frame->intensity = *intensity;
+  frame->params = params;
+  frame->max_regions = max_regions;
 
-  status = gst_cuda_imgproc_region_table_label (&self->table, max_regions,
-      src, intensity, &params, label_dst, stream);
+  status = gst_cuda_imgproc_region_table_label (&self->tables[frame->table],
+      max_regions, src, intensity, &params, label_dst, stream);
   if (status == CIP_OK && label_dst == NULL)
     status = copy_mask (src, dst, stream);
   return status;
@@ -647,16 +659,18 @@ gst_cuda_label_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
   GstCudaImgprocRegionProps props;
   gboolean post, labels, saturated, roi_meta, analytics_meta, segmentation;
   guint n_metas;
-  GstStructure *table, *s;
+  const GstCudaLabelFrame *frame = (const GstCudaLabelFrame *) readback;
+  CipRegionTable *table = &self->tables[frame->table];
+  GstStructure *columns, *s;
   CipStatus status;
 
-  status = gst_cuda_imgproc_region_table_complete (&self->table,
-      self->labelled_max_regions, &self->labelled_mask,
-      self->labelled_with_intensity ? &self->labelled_intensity : NULL,
-      &self->labelled_params, stream);
+  status = gst_cuda_imgproc_region_table_complete (table,
+      frame->max_regions, &frame->mask,
+      frame->with_intensity ? &frame->intensity : NULL, &frame->params,
+      stream);
   if (status != CIP_OK)
     return status;
-  count = *self->table.count;
+  count = *table->count;
 
   GST_OBJECT_LOCK (self);
   self->n_regions = count;
@@ -664,7 +678,7 @@ gst_cuda_label_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
   roi_meta = self->roi_meta;
   analytics_meta = self->analytics_meta;
   props = self->props;
-  n = MIN (count, MIN (self->table.capacity, self->max_regions));
+  n = MIN (count, MIN (table->capacity, self->max_regions));
   n_metas = MIN (n, self->max_region_metas);
   labels = self->mode == GST_CUDA_LABEL_MODE_LABELS;
   saturated = labels && count > G_MAXUINT16;
@@ -687,7 +701,7 @@ gst_cuda_label_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
   self->warned_dropped = dropped > 0;
 
   if (roi_meta)
-    gst_cuda_imgproc_regions_add_roi_metas (outbuf, self->table.regions,
+    gst_cuda_imgproc_regions_add_roi_metas (outbuf, table->regions,
         n_metas);
   /* the negotiated format, not the mode: a new mode waits for new caps */
   segmentation = analytics_meta && GST_VIDEO_INFO_FORMAT
@@ -696,27 +710,31 @@ gst_cuda_label_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
       gst_cuda_imgproc_have_analytics_segmentation ();
   if (analytics_meta)
     gst_cuda_imgproc_add_analytics_regions (outbuf,
-        GST_CUDA_IMGPROC_REGION_TYPE, self->table.regions, n_metas,
+        GST_CUDA_IMGPROC_REGION_TYPE, table->regions, n_metas,
         segmentation ? 1 : 0);
   if (segmentation)
     add_segmentation (self, outbuf, MIN (count, G_MAXUINT16));
-  table = gst_cuda_imgproc_region_table_new (&props, self->table.regions, n);
+  columns = gst_cuda_imgproc_region_table_new (&props, table->regions, n);
   if (post) {
     s = gst_cuda_imgproc_frame_message_new ("cudalabel",
         &GST_BASE_TRANSFORM (filter)->segment, outbuf);
     gst_structure_set (s, "n-regions", G_TYPE_UINT, count,
         "n-dropped", G_TYPE_UINT, dropped,
-        "regionprops", GST_TYPE_STRUCTURE, table, NULL);
+        "regionprops", GST_TYPE_STRUCTURE, columns, NULL);
     gst_element_post_message (GST_ELEMENT (self),
         gst_message_new_element (GST_OBJECT (self), s));
   }
-  gst_buffer_add_cuda_imgproc_regions_meta (outbuf, table, n, dropped);
+  gst_buffer_add_cuda_imgproc_regions_meta (outbuf, columns, n, dropped);
   return CIP_OK;
 }
 
 static void
 gst_cuda_label_release (GstCudaImgprocFilter * filter, CipStream * stream)
 {
-  gst_cuda_imgproc_region_table_free (&GST_CUDA_LABEL (filter)->table,
-      stream);
+  GstCudaLabel *self = GST_CUDA_LABEL (filter);
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (self->tables); i++)
+    gst_cuda_imgproc_region_table_free (&self->tables[i], stream);
+  self->next_table = 0;
 }
