@@ -25,6 +25,72 @@ near_skip_bound (double q)
       fabs (q - (1. - FLT_EPSILON)) < margin;
 }
 
+/* cip_otsu_threshold() of the histogram whose bin this thread holds
+ * (@count; @total pixels, @weighted their sum), with the whole block:
+ * the recurrence of q1 and mu1, whose rounding decides, stays sequential
+ * in one thread with nothing else in its loop (a division a step); each
+ * threshold's variance and their first maximum are found in parallel.
+ * Every operation is the reference's, in its order. */
+__device__ __noinline__ uint8_t
+otsu_threshold_sequential (uint32_t count, uint32_t total, uint64_t weighted)
+{
+  __shared__ double p[CIP_HIST_BINS];
+  __shared__ double ip[CIP_HIST_BINS];
+  __shared__ double q1s[CIP_HIST_BINS];
+  __shared__ double mu1s[CIP_HIST_BINS];
+  __shared__ double warp_best[CIP_BIN_THREADS / 32];
+  __shared__ int warp_at[CIP_BIN_THREADS / 32];
+  int bin = threadIdx.x, lane = bin & 31, warp = bin >> 5;
+  double scale = 1. / (double) total;
+  double mu = (double) weighted * scale;
+  double p_i = count * scale, best = 0;
+  int at = bin;
+
+  p[bin] = p_i;
+  ip[bin] = bin * p_i;
+  __syncthreads ();
+  if (bin == 0) {
+    double q1 = 0, mu1 = 0;
+
+    for (int i = 0; i < CIP_HIST_BINS; i++) {
+      mu1 *= q1;
+      q1 += p[i];
+      q1s[i] = q1;
+      if (cip_otsu_skips (q1, 1. - q1))
+        continue;
+      mu1 = (mu1 + ip[i]) / q1;
+      mu1s[i] = mu1;
+    }
+  }
+  __syncthreads ();
+
+  if (!cip_otsu_skips (q1s[bin], 1. - q1s[bin]))
+    best = cip_otsu_sigma (mu, q1s[bin], mu1s[bin]);
+  /* the largest variance, the first threshold on ties */
+  for (int d = 16; d > 0; d >>= 1) {
+    double other = __shfl_down_sync (0xffffffffu, best, d);
+    int other_at = __shfl_down_sync (0xffffffffu, at, d);
+
+    if (other > best || (other == best && other_at < at)) {
+      best = other;
+      at = other_at;
+    }
+  }
+  if (lane == 0) {
+    warp_best[warp] = best;
+    warp_at[warp] = at;
+  }
+  __syncthreads ();
+  best = 0;
+  at = 0;
+  for (int w = 0; w < CIP_BIN_THREADS / 32; w++)
+    if (warp_best[w] > best) {
+      best = warp_best[w];
+      at = warp_at[w];
+    }
+  return (uint8_t) at;
+}
+
 /* OpenCV's threshold (cip_otsu_threshold), found in parallel.  OpenCV
  * computes each threshold's between-class variance through a sequential
  * double-precision recurrence; its result is within a small relative
@@ -138,15 +204,8 @@ otsu_threshold (const uint32_t * hist)
     ambiguous = 1;
   __syncthreads ();
 
-  if (ambiguous) {
-    __shared__ uint32_t copy[CIP_HIST_BINS];
-
-    copy[bin] = count;
-    __syncthreads ();
-    if (bin == 0)
-      top_bin = cip_otsu_threshold (copy);
-    __syncthreads ();
-  }
+  if (ambiguous)
+    return otsu_threshold_sequential (count, total_count, total_sum);
   return (uint8_t) top_bin;
 }
 

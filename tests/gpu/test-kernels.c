@@ -495,6 +495,56 @@ test_layouts (void)
   }
 }
 
+/* Frames whose thresholds' variances tie or nearly tie, where the
+ * kernel's parallel search cannot decide and OpenCV's recurrence runs in
+ * the block: even values only (every odd threshold ties with the one
+ * before), and equalized frames, as `cudaequalize ! cudaotsu` gives them
+ * (gaps between their levels).  The threshold and the mask are the
+ * reference's. */
+static void
+test_otsu_near_ties (void)
+{
+  static const struct
+  {
+    int width, height;
+    Fill fill;
+  } cases[] = {
+    {256, 64, FILL_RANDOM}, {641, 479, FILL_NARROW}, {1920, 1080, FILL_RANDOM},
+    {1920, 1080, FILL_SKEWED}, {1000, 3, FILL_NARROW},
+  };
+  OpArgs equalize = { OP_EQUALIZE }, otsu = { OP_OTSU };
+  guint i;
+  guint8 t;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    int w = cases[i].width, h = cases[i].height, x, y;
+    CipTestDeviceImage *src = cip_test_device_image_new (w, h,
+        CIP_FORMAT_GRAY8, NULL, 900 + i);
+    CipTestDeviceImage *dst = cip_test_device_image_new (w, h,
+        CIP_FORMAT_GRAY8, NULL, 950 + i);
+
+    buffer_fill (src, cases[i].fill, 0, 0);
+    for (y = 0; y < h; y++)
+      for (x = 0; x < w; x++)
+        ((guint8 *) src->host_img.data)[y * src->host_img.stride + x] &= 0xfe;
+    cip_test_device_image_upload (src);
+    check_op (src, dst, &otsu, "even values");
+
+    /* the equalized frame into dst's mirror, then Otsu of it */
+    buffer_fill (src, cases[i].fill, 0, 0);
+    g_assert_cmpint (run_op (&equalize, &src->host_img, &dst->host_img, &t,
+            NULL), ==, CIP_OK);
+    cip_test_device_image_upload (dst);
+    check_op (dst, src, &otsu, "equalized");
+    otsu.invert = TRUE;
+    check_op (dst, src, &otsu, "equalized");
+    otsu.invert = FALSE;
+
+    cip_test_device_image_free (dst);
+    cip_test_device_image_free (src);
+  }
+}
+
 /* Large images */
 
 /* 8192x8192: 2^26 pixels, where a lost or doubled histogram count changes
@@ -876,6 +926,7 @@ main (int argc, char **argv)
   g_test_add_func ("/kernels/histogram-ops/real-images", test_real_images);
   g_test_add_func ("/kernels/histogram-ops/sizes", test_histogram_ops_sizes);
   g_test_add_func ("/kernels/mask/params", test_mask_params);
+  g_test_add_func ("/kernels/otsu/near-ties", test_otsu_near_ties);
   g_test_add_func ("/kernels/layouts", test_layouts);
   g_test_add_func ("/kernels/large/gray8-8192x8192", test_large_gray8);
   g_test_add_func ("/kernels/large/rgba-9000x4637", test_large_rgba);
