@@ -636,7 +636,8 @@ gst_cuda_imgproc_filter_generate_output (GstBaseTransform * trans,
     GstBuffer ** outbuf)
 {
   return gst_cuda_imgproc_frame_path_generate (GST_CUDA_IMGPROC_FILTER
-      (trans), outbuf);
+      (trans), GST_BASE_TRANSFORM_CLASS
+      (gst_cuda_imgproc_filter_parent_class)->generate_output, outbuf);
 }
 
 /* A held output frame goes before any serialized event, and is dropped

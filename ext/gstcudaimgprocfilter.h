@@ -65,8 +65,10 @@ G_DECLARE_DERIVABLE_TYPE (GstCudaImgprocFilter, gst_cuda_imgproc_filter,
  *   On the cuda backend both are device images and @stream is the
  *   element's stream, with its CUDA context current: call the cip_*
  *   operation.  On the cpu backend both are host images and @stream is
- *   %NULL: call the cip_ref_* operation.  @readback is the element's
- *   readback area (see @readback_size).
+ *   %NULL: call the cip_ref_* operation.  @readback is the frame's
+ *   readback area (see @readback_size): for @report and @frame_done
+ *   elements one of several, each frame in flight having its own, the
+ *   same one handed to @report or @frame_done.
  * @frame_done: optional; called once the frame's work is done, before
  *   @outbuf is pushed, to attach what the frame computed (from @readback
  *   or the subclass's own host memory), with the CUDA context current.

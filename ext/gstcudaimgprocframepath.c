@@ -639,15 +639,17 @@ complete_held (GstCudaImgprocFilter * filter, GstBuffer ** outbuf)
   GstBuffer *output = g_steal_pointer (&held->output);
   CipStatus status = CIP_ERROR_CUDA;
 
+  /* one context push for the wait, the reports and frame_done */
   if (gst_cuda_context_push (priv->device.context)) {
     status = cip_event_synchronize (held->done, priv->device.stream);
     if (status == CIP_OK && klass->report)
       status = gst_cuda_imgproc_reports_deliver (&priv->reports, filter,
           FALSE, priv->device.stream);
+    if (status == CIP_OK && klass->frame_done)
+      status = klass->frame_done (filter, output, held->readback,
+          priv->device.stream);
     gst_cuda_context_pop (NULL);
   }
-  if (status == CIP_OK)
-    status = call_frame_done (filter, output, held->readback);
   release_held (held);
   shift_held (priv);
   if (status != CIP_OK) {
@@ -682,12 +684,9 @@ gst_cuda_imgproc_frame_path_push_held (GstCudaImgprocFilter * filter)
 
 GstFlowReturn
 gst_cuda_imgproc_frame_path_generate (GstCudaImgprocFilter * filter,
-    GstBuffer ** outbuf)
+    GstCudaImgprocGenerateFunc compute, GstBuffer ** outbuf)
 {
   GstBaseTransform *trans = GST_BASE_TRANSFORM (filter);
-  /* GstBaseTransform's own: prepare_output_buffer, then transform */
-  GstBaseTransformClass *base_class =
-      g_type_class_peek (GST_TYPE_BASE_TRANSFORM);
   GstCudaImgprocFilterPrivate *priv =
       gst_cuda_imgproc_filter_get_private (filter);
   GstBuffer *previous = NULL, *fresh = NULL;
@@ -709,7 +708,7 @@ gst_cuda_imgproc_frame_path_generate (GstCudaImgprocFilter * filter,
   /* this frame's work is queued first: the GPU runs it while the host
    * finishes the held one */
   priv->holding = FALSE;
-  ret = base_class->generate_output (trans, &fresh);
+  ret = compute (trans, &fresh);
   if (ret == GST_FLOW_OK && fresh && priv->holding) {
     priv->held[priv->n_held++].output = g_steal_pointer (&fresh);
   } else if (priv->holding) {

@@ -38,10 +38,14 @@ gboolean gst_cuda_imgproc_frame_path_set_caps (GstCudaImgprocFilter *
 GstFlowReturn gst_cuda_imgproc_frame_path_run (GstCudaImgprocFilter * filter,
     GstBuffer * inbuf, GstBuffer * outbuf);
 
-/* GstBaseTransform's generate_output: the queued input computed; where
- * the frame path holds frames, the output pushed is the one before it. */
+typedef GstFlowReturn (*GstCudaImgprocGenerateFunc) (GstBaseTransform *
+    trans, GstBuffer ** outbuf);
+
+/* GstBaseTransform's generate_output: the queued input computed by
+ * @compute (GstBaseTransform's own); where the frame path holds frames,
+ * the output pushed is the one before it. */
 GstFlowReturn gst_cuda_imgproc_frame_path_generate (GstCudaImgprocFilter *
-    filter, GstBuffer ** outbuf);
+    filter, GstCudaImgprocGenerateFunc compute, GstBuffer ** outbuf);
 
 /* Completes and pushes the held output frame, if any: before anything
  * else goes downstream (a serialized event, new caps). */
