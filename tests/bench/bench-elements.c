@@ -34,6 +34,7 @@
 #include "gstcudaimgproccompat.h"
 
 #include "cip.h"
+#include "bench-cells.h"
 
 #define N_SOURCE_FRAMES 4
 
@@ -97,41 +98,6 @@ fill_random (guint8 * data, gsize size, guint32 seed)
   g_rand_free (rand);
 }
 
-/* A cell-like RGBA frame, as microscopy gives: a dim noisy background and
- * bright round cells with noisy insides, one per 6,900 pixels (300 at
- * 1080p), most of them apart. */
-static void
-draw_cells (guint8 * data, gint width, gint height, gint stride,
-    guint32 seed)
-{
-  GRand *rand = g_rand_new_with_seed (seed);
-  guint n = (guint) ((gint64) width * height / 6900), i;
-  gint x, y;
-
-  for (y = 0; y < height; y++)
-    for (x = 0; x < width; x++) {
-      guint8 v = 20 + g_rand_int_range (rand, 0, 20);
-      guint8 *px = data + (gsize) y * stride + 4 * x;
-
-      px[0] = px[1] = px[2] = v;
-      px[3] = 255;
-    }
-  for (i = 0; i < n; i++) {
-    gint cx = g_rand_int_range (rand, 0, width);
-    gint cy = g_rand_int_range (rand, 0, height);
-    gint r = g_rand_int_range (rand, 8, 22);
-
-    for (y = MAX (cy - r, 0); y <= MIN (cy + r, height - 1); y++)
-      for (x = MAX (cx - r, 0); x <= MIN (cx + r, width - 1); x++) {
-        guint8 *px = data + (gsize) y * stride + 4 * x;
-
-        if ((x - cx) * (x - cx) + (y - cy) * (y - cy) <= r * r)
-          px[0] = px[1] = px[2] = 150 + g_rand_int_range (rand, 0, 60);
-      }
-  }
-  g_rand_free (rand);
-}
-
 static void
 free_pinned (gpointer data)
 {
@@ -189,7 +155,7 @@ make_frame (const GstVideoInfo * info, SourceMemory memory, guint32 seed)
     g_assert (gst_video_frame_map (&frame, (GstVideoInfo *) info, buffer,
             GST_MAP_WRITE));
     if (memory == SOURCE_CUDA_CELLS) {
-      draw_cells (GST_VIDEO_FRAME_PLANE_DATA (&frame, 0),
+      bench_draw_cells (GST_VIDEO_FRAME_PLANE_DATA (&frame, 0),
           GST_VIDEO_FRAME_WIDTH (&frame), GST_VIDEO_FRAME_HEIGHT (&frame),
           GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0), seed);
       gst_video_frame_unmap (&frame);
@@ -433,6 +399,10 @@ static const Case gpu_cases[] = {
    * host time of every other CUDA-memory row is this plus its elements'. */
   {"source and sink alone (identity), CUDA memory", "RGBA", SOURCE_CUDA,
       "identity", NULL},
+  /* GStreamer's own CUDA element with one kernel a frame (nvcodec): what
+   * a transform in CUDA memory costs the host there. */
+  {"nvcodec cudaconvert RGBA to BGRA, CUDA memory", "RGBA", SOURCE_CUDA,
+      "cudaconvert ! video/x-raw(memory:CUDAMemory),format=BGRA", NULL},
   {"cudagray, CUDA memory", "RGBA", SOURCE_CUDA,
       "cudagray ! video/x-raw(memory:CUDAMemory)", NULL},
   {"cudamask, system memory", "GRAY8", SOURCE_PINNED,
@@ -511,6 +481,14 @@ static const Case gpu_cases[] = {
       " ! video/x-raw(memory:CUDAMemory)", NULL},
   {"seed workflow, messages on, cell-like frames", "RGBA", SOURCE_CUDA_CELLS,
       SEED_CHAIN " post-messages=true ! video/x-raw(memory:CUDAMemory)", NULL},
+  /* What any fifth element costs the workflow on one streaming thread:
+   * GStreamer's identity (no work), cudamask (one kernel). */
+  {"seed workflow without cudalabel, + identity, cell-like frames", "RGBA",
+        SOURCE_CUDA_CELLS, SEED_CHAIN_WITHOUT_LABEL
+      " ! identity ! video/x-raw(memory:CUDAMemory)", NULL},
+  {"seed workflow without cudalabel, + cudamask, cell-like frames", "RGBA",
+        SOURCE_CUDA_CELLS, SEED_CHAIN_WITHOUT_LABEL
+      " ! cudamask ! video/x-raw(memory:CUDAMemory)", NULL},
   /* Each set of statistics on random masks (many regions). */
   LABEL_ROW ("label,area", "label,area"),
   LABEL_ROW ("+ moments", "label,area,axis_major_length,orientation"),

@@ -11,7 +11,7 @@
  * bandwidth of the same GPU and, when built with NPP, NPP's nearest
  * equivalents on the same stream.
  *
- *   bench-kernels [--quick] [--only TEXT] [--csv FILE]
+ *   bench-kernels [--quick] [--chains] [--only TEXT] [--csv FILE]
  *
  * Floors: a 256 MB device-to-device copy (bytes read + written), 64 MB
  * host-to-device and device-to-host copies from page-locked and from
@@ -28,6 +28,13 @@
  * calls after 20 of warm-up.
  * GB/s counts the bytes an operation must read and write (RGBA to gray:
  * 5 per pixel; mask: 2; equalize and Otsu: 3, histogram pass included).
+ *
+ * Chains: the kernels of the element pipelines bench-elements runs, with
+ * the elements' settings, back to back on one stream, timed the same way
+ * over four source frames (as bench-elements feeds its pipelines; at 1080p
+ * they stay in L2): the GPU-time limit of each pipeline when its frames
+ * follow one another on one stream.  --chains: the floors and the chains
+ * alone.
  *
  * --quick (CI, no GPU): the CPU reference on 320x240, a few calls each.
  * Without --quick and without a device: exit code 77.
@@ -58,6 +65,7 @@
 #include "cip.h"
 #include "cip-ref.h"
 #include "npp-peers.h"
+#include "bench-cells.h"
 
 #define N_WARMUP 20
 #define N_RUNS 300
@@ -119,6 +127,10 @@ typedef struct
   CipRegionTable count_only;
   CipRegionTable all_regions;
   CipImage label_ids;
+  /* The chains' images between their kernels, and cudalabel's colour
+   * output. */
+  CipImage between[4];
+  CipImage painted;
 } Ctx;
 
 typedef gboolean (*OpFunc) (Ctx * c, const CipImage * src, CipImage * dst);
@@ -160,6 +172,8 @@ static FILE *csv;
 static guint n_passed, n_failed;
 /* --only: the operations whose name contains it. */
 static gchar *only;
+/* --chains: the floors and the chains, not the operations. */
+static gboolean chains_only;
 
 /* Statistics */
 
@@ -345,6 +359,41 @@ run_label_ids (Ctx * c, const CipImage * src, CipImage * dst)
 {
   return cip_label (src, NULL, &label_params, &c->label_ids, &c->count_only,
       c->stream) == CIP_OK;
+}
+
+/* Chains, each kernel with its element's defaults. */
+
+static gboolean
+run_chain_equalize_otsu (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return cip_gray (src, &c->between[0], CIP_GRAY_BT601, c->stream) == CIP_OK
+      && cip_equalize (&c->between[0], &c->between[1], c->stream) == CIP_OK
+      && cip_otsu (&c->between[1], dst, false, c->threshold,
+      c->stream) == CIP_OK;
+}
+
+/* SEED_CHAIN_WITHOUT_LABEL of bench-elements: gray, blur sigma 2, Otsu,
+ * erosion by disk(2). */
+static gboolean
+run_workflow_without_label (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return cip_gray (src, &c->between[0], CIP_GRAY_BT601, c->stream) == CIP_OK
+      && cip_blur (&c->between[0], &c->between[1], 2.0, c->stream) == CIP_OK
+      && cip_otsu (&c->between[1], &c->between[2], false, c->threshold,
+      c->stream) == CIP_OK
+      && cip_morph (&c->between[2], dst, CIP_MORPH_ERODE, CIP_SHAPE_DISK, 2,
+      c->stream) == CIP_OK;
+}
+
+/* ... then cudalabel's default: the labels painted in colour, the default
+ * table (no statistics beyond the basic ones), the blurred frame (what
+ * cudaotsu thresholded) as the intensity image. */
+static gboolean
+run_workflow (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return run_workflow_without_label (c, src, &c->between[3])
+      && cip_label (&c->between[3], &c->between[1], &label_params,
+      &c->painted, &c->all_regions, c->stream) == CIP_OK;
 }
 
 #ifdef HAVE_NPP
@@ -616,6 +665,103 @@ floor_row (const char *name, size_t bytes, double traffic, const Timing * t)
   csv_row ("floor", name, size, 0, 0, "", t, NAN, traffic, 0);
 }
 
+/* The copies of a page-locked system-memory pipeline of the chain, per
+ * 1080p frame: RGBA up, GRAY8 down; one after the other on one stream,
+ * then overlapped on two (one per copy engine).  The frames/s they allow
+ * are the floors of the chain from page-locked memory. */
+#define FRAME_COPY_FRAMES 200
+#define FRAME_COPY_REPEATS 5
+
+typedef struct
+{
+  void *host_up, *host_down, *dev_up, *dev_down;
+  size_t up_bytes, down_bytes;
+  cudaStream_t second;
+} FrameCopies;
+
+/* Microseconds a frame of FRAME_COPY_FRAMES, the download on @down. */
+static gboolean
+time_frame_copies (Ctx * c, const FrameCopies * f, cudaStream_t down,
+    double *us)
+{
+  float ms;
+  int i;
+
+  CUDA_CHECK (cudaEventRecord (c->events[0], c->cuda));
+  CUDA_CHECK (cudaStreamWaitEvent (f->second, c->events[0], 0));
+  for (i = 0; i < FRAME_COPY_FRAMES; i++) {
+    CUDA_CHECK (cudaMemcpyAsync (f->dev_up, f->host_up, f->up_bytes,
+            cudaMemcpyHostToDevice, c->cuda));
+    CUDA_CHECK (cudaMemcpyAsync (f->host_down, f->dev_down, f->down_bytes,
+            cudaMemcpyDeviceToHost, down));
+  }
+  CUDA_CHECK (cudaEventRecord (c->events[1], f->second));
+  CUDA_CHECK (cudaStreamWaitEvent (c->cuda, c->events[1], 0));
+  CUDA_CHECK (cudaEventRecord (c->events[2], c->cuda));
+  CUDA_CHECK (cudaEventSynchronize (c->events[2]));
+  CUDA_CHECK (cudaEventElapsedTime (&ms, c->events[0], c->events[2]));
+  *us = ms * 1e3 / FRAME_COPY_FRAMES;
+  return TRUE;
+}
+
+static void
+run_frame_floors (Ctx * c)
+{
+  FrameCopies f = { NULL, NULL, NULL, NULL, (size_t) 1920 * 1080 * 4,
+    (size_t) 1920 * 1080, NULL
+  };
+  int overlapped;
+
+  if (cudaHostAlloc (&f.host_up, f.up_bytes,
+          cudaHostAllocDefault) != cudaSuccess
+      || cudaHostAlloc (&f.host_down, f.down_bytes,
+          cudaHostAllocDefault) != cudaSuccess
+      || cudaMalloc (&f.dev_up, f.up_bytes) != cudaSuccess
+      || cudaMalloc (&f.dev_down, f.down_bytes) != cudaSuccess
+      || cudaStreamCreateWithFlags (&f.second,
+          cudaStreamNonBlocking) != cudaSuccess) {
+    g_printerr ("frame floors: allocation failed\n");
+    n_failed++;
+    goto out;
+  }
+  memset (f.host_up, 0x5a, f.up_bytes);
+  memset (f.host_down, 0xa5, f.down_bytes);
+
+  for (overlapped = 0; overlapped < 2; overlapped++) {
+    const char *name = overlapped ?
+        "1080p frame, RGBA up and GRAY8 down, overlapped" :
+        "1080p frame, RGBA up and GRAY8 down, in turn";
+    double us[FRAME_COPY_REPEATS];
+    gboolean ok = TRUE;
+    Timing t;
+    int r;
+
+    for (r = 0; ok && r < FRAME_COPY_REPEATS; r++)
+      ok = time_frame_copies (c, &f, overlapped ? f.second : c->cuda, &us[r]);
+    if (!ok) {
+      n_failed++;
+      continue;
+    }
+    timing_from_samples (us, FRAME_COPY_REPEATS, &t);
+    t.host_us = NAN;
+    t.host_waited = FALSE;
+    printf ("| %s (%.0f frames/s) | 8 + 2 MB | %.1f | %.1f–%.1f | %.1f |\n",
+        name, 1e6 / t.median, t.median, t.min, t.max,
+        gbps ((double) (f.up_bytes + f.down_bytes), t.median));
+    csv_row ("floor", name, "8 + 2 MB", 1920, 1080, "", &t, NAN,
+        (double) (f.up_bytes + f.down_bytes), 0);
+    n_passed++;
+  }
+
+out:
+  if (f.second)
+    cudaStreamDestroy (f.second);
+  cudaFree (f.dev_up);
+  cudaFree (f.dev_down);
+  cudaFreeHost (f.host_up);
+  cudaFreeHost (f.host_down);
+}
+
 /* The device-to-device copy's GB/s (read + written), or 0 on failure. */
 static double
 run_floors (Ctx * c)
@@ -668,6 +814,8 @@ run_floors (Ctx * c)
         n_failed++;
     }
   }
+
+  run_frame_floors (c);
 
 out:
   cudaFree (dev_a);
@@ -957,6 +1105,103 @@ out:
   set_free (&gray_out, c);
 }
 
+/* What bench-elements' pipelines queue on the GPU per frame. */
+static const struct
+{
+  const char *name;
+  gboolean cells;               /* cell-like frames, else random RGBA */
+  OpFunc func;
+} chain_cases[] = {
+  {"cudagray ! cudaequalize ! cudaotsu", FALSE, run_chain_equalize_otsu},
+  {"seed workflow without cudalabel", TRUE, run_workflow_without_label},
+  {"seed workflow", TRUE, run_workflow},
+  {"seed workflow without cudalabel", FALSE, run_workflow_without_label},
+  {"seed workflow", FALSE, run_workflow},
+};
+
+/* bench-elements' source frames: four, seeds 1 to 4. */
+#define N_CHAIN_FRAMES 4
+
+static gboolean
+chain_frames_alloc (Ctx * c, Set * random_frames, Set * cell_frames,
+    int width, int height)
+{
+  CipImage host;
+  gboolean ok = TRUE;
+  int i;
+
+  if (!set_alloc (random_frames, c, N_CHAIN_FRAMES, width, height,
+          CIP_FORMAT_RGBA, TRUE)
+      || !set_alloc (cell_frames, c, N_CHAIN_FRAMES, width, height,
+          CIP_FORMAT_RGBA, TRUE)
+      || !set_fill_random (random_frames, c, 1))
+    return FALSE;
+  for (i = 0; i < 4; i++)
+    if (cip_image_alloc (&c->between[i], width, height, CIP_FORMAT_GRAY8,
+            c->stream) != CIP_OK)
+      return FALSE;
+  if (cip_image_alloc (&c->painted, width, height, CIP_FORMAT_RGBA,
+          c->stream) != CIP_OK || !label_tables_alloc (c, width, height))
+    return FALSE;
+
+  host = host_image (width, height, CIP_FORMAT_RGBA);
+  for (i = 0; ok && i < N_CHAIN_FRAMES; i++) {
+    bench_draw_cells (host.data, width, height, host.stride, i + 1);
+    ok = cip_copy (&host, &cell_frames->src[i], c->stream) == CIP_OK
+        && cip_stream_synchronize (c->stream) == CIP_OK;
+  }
+  g_free (host.data);
+  return ok;
+}
+
+static void
+run_chains (Ctx * c, int s)
+{
+  int width = sizes[s].width, height = sizes[s].height;
+  Set random_frames = { 0, }, cell_frames = { 0, };
+  guint i;
+
+  if (!chain_frames_alloc (c, &random_frames, &cell_frames, width, height)) {
+    op_failed (c, "chains", sizes[s].name, FALSE);
+    goto out;
+  }
+
+  for (i = 0; i < G_N_ELEMENTS (chain_cases); i++) {
+    const char *input = chain_cases[i].cells ? "cell-like RGBA" :
+        "random RGBA";
+    gchar *what = g_strdup_printf ("%s, %s", chain_cases[i].name, input);
+    gboolean skip = only && !strstr (what, only);
+    char regions[32] = "";
+    Timing t;
+
+    g_free (what);
+    if (skip)
+      continue;
+    if (!time_op (c, chain_cases[i].func, chain_cases[i].cells ?
+            &cell_frames : &random_frames, &t)) {
+      op_failed (c, chain_cases[i].name, sizes[s].name, FALSE);
+      continue;
+    }
+    /* time_op synchronized: the last frame's count. */
+    if (chain_cases[i].func == run_workflow)
+      g_snprintf (regions, sizeof (regions), "%u", *c->all_regions.count);
+    printf ("| %s | %s | %s | %s | %.1f [%.1f–%.1f] | %.1f | %.0f |\n",
+        chain_cases[i].name, sizes[s].name, input, regions, t.median, t.p10,
+        t.p90, t.host_us, 1e6 / t.median);
+    csv_row ("chain", chain_cases[i].name, sizes[s].name, width, height,
+        input, &t, NAN, 0, 0);
+    n_passed++;
+  }
+
+out:
+  label_tables_free (c);
+  for (i = 0; i < 4; i++)
+    cip_image_free (&c->between[i], c->stream);
+  cip_image_free (&c->painted, c->stream);
+  set_free (&random_frames, c);
+  set_free (&cell_frames, c);
+}
+
 static gboolean
 run_gpu (void)
 {
@@ -1016,20 +1261,32 @@ run_gpu (void)
 
   copy_gbps = run_floors (&c);
 
-  printf ("## Operations\n\n");
+  if (!chains_only) {
+    printf ("## Operations\n\n");
 #ifdef HAVE_NPP
-  printf ("NPP peers on the same stream.  equalize = HistogramEven + "
-      "LUT_Linear back to back, without the host CDF NPP needs between "
-      "them; Otsu = HistogramEven + Threshold_GTVal without a threshold "
-      "search; mask = Threshold_GTVal, which leaves pixels at or below "
-      "the threshold as they are.  The last rows time each NPP call "
-      "alone.\n\n");
+    printf ("NPP peers on the same stream.  equalize = HistogramEven + "
+        "LUT_Linear back to back, without the host CDF NPP needs between "
+        "them; Otsu = HistogramEven + Threshold_GTVal without a threshold "
+        "search; mask = Threshold_GTVal, which leaves pixels at or below "
+        "the threshold as they are.  The last rows time each NPP call "
+        "alone.\n\n");
 #else
-  printf ("Built without NPP (-DHAVE_NPP): no peers.\n\n");
+    printf ("Built without NPP (-DHAVE_NPP): no peers.\n\n");
 #endif
-  print_op_header ();
+    print_op_header ();
+    for (s = 0; s < (int) G_N_ELEMENTS (sizes); s++)
+      run_size (&c, s, rotation_bytes, copy_gbps);
+    printf ("\n");
+  }
+
+  printf ("## Chains\n\nThe kernels of each element pipeline, with the "
+      "elements' settings, back to back on one stream over %d source "
+      "frames; the frames/s their GPU time allows.\n\n"
+      "| pipeline | size | frames | regions | µs median [p10–p90] | "
+      "host µs/frame | frames/s limit |\n"
+      "|---|---|---|---:|---:|---:|---:|\n", N_CHAIN_FRAMES);
   for (s = 0; s < (int) G_N_ELEMENTS (sizes); s++)
-    run_size (&c, s, rotation_bytes, copy_gbps);
+    run_chains (&c, s);
 
 #ifdef HAVE_NPP
   npp_peers_free ();
@@ -1184,6 +1441,8 @@ main (int argc, char **argv)
   GOptionEntry entries[] = {
     {"quick", 0, 0, G_OPTION_ARG_NONE, &quick,
         "The CPU reference on small images (no GPU needed)", NULL},
+    {"chains", 0, 0, G_OPTION_ARG_NONE, &chains_only,
+        "Only the copy floors and the element pipelines' kernels", NULL},
     {"only", 0, 0, G_OPTION_ARG_STRING, &only,
         "Run only the operations whose name contains TEXT (and their NPP "
           "peers)", "TEXT"},

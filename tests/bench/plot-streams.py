@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
 """Plots the multi-stream benchmark: frames/s of all streams against their
-number, one line per source.
+number, one line per source, and with CHAINS_CSV (bench-kernels --chains
+--csv) each source's limit as a dashed line of its colour.
 
-    tests/bench/plot-streams.py STREAMS_CSV PNG
+    tests/bench/plot-streams.py STREAMS_CSV PNG [CHAINS_CSV]
 
 STREAMS_CSV is what bench-elements --streams ... --csv writes."""
 
 import csv
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from report import chain_limits, read_csv  # noqa: E402
 
 
 def main():
@@ -22,11 +27,18 @@ def main():
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    limits = chain_limits(read_csv(sys.argv[3])) if len(sys.argv) > 3 else {}
     fig, ax = plt.subplots(figsize=(10, 5.5))
     for n, ((case, src), points) in enumerate(sorted(series.items())):
         points.sort()
-        ax.plot([p[0] for p in points], [p[1] for p in points],
-                marker="os^vD"[n % 5], label="%s (%s)" % (case, src))
+        line, = ax.plot([p[0] for p in points], [p[1] for p in points],
+                        marker="os^vD"[n % 5],
+                        label="%s (%s)" % (case, src))
+        if src in limits:
+            what, fps = limits[src]
+            ax.axhline(fps, linestyle="--", linewidth=1,
+                       color=line.get_color(),
+                       label="%s: %s, %.0f frames/s" % (src, what, fps))
     counts = sorted({p[0] for points in series.values() for p in points})
     ax.set_xscale("log", base=2)
     ax.set_xticks(counts)

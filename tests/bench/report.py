@@ -6,8 +6,9 @@
 DIR holds kernels.csv (bench-kernels --csv), elements.csv (bench-elements
 --csv), device.txt (one "key: value" a line: device, driver, cuda,
 gstreamer, date) and analysis.md (the hand-written reading of the
-numbers).  Writes DIR/README.md, and DIR/fps.png when matplotlib is
-there."""
+numbers); and, from one later session, chains.csv (bench-kernels --chains
+--csv) with streams.csv (bench-elements --streams --csv).  Writes
+DIR/README.md, and DIR/fps.png when matplotlib is there."""
 
 import csv
 import os
@@ -67,14 +68,89 @@ def kernel_tables(rows):
     return out
 
 
+FRAME_1080P_RGBA = 1920 * 1080 * 4
+FRAME_1080P_GRAY = 1920 * 1080
+STREAM_CHAIN = "cudagray ! cudaequalize ! cudaotsu"
+
+
+def chain_limits(rows):
+    """The frames/s each copy floor and the chain's kernels allow at 1080p,
+    by the source names of streams.csv."""
+    floors = {r["op"]: r for r in rows if r["section"] == "floor"}
+    limits = {}
+    chain = [r for r in rows if r["section"] == "chain"
+             and r["op"] == STREAM_CHAIN and r["size"] == "1080p"]
+    if chain:
+        limits["cuda"] = ("the chain's kernels", 1e6 / fnum(chain[0]["median_us"]))
+    overlapped = floors.get("1080p frame, RGBA up and GRAY8 down, overlapped")
+    if overlapped:
+        limits["pinned"] = ("the overlapped copies",
+                            1e6 / fnum(overlapped["median_us"]))
+    up = floors.get("host to device, pageable")
+    down = floors.get("device to host, pageable")
+    if up and down:
+        us = (FRAME_1080P_RGBA / fnum(up["gbps"]) +
+              FRAME_1080P_GRAY / fnum(down["gbps"])) / 1e3
+        limits["pageable"] = ("the pageable copies in turn", 1e6 / us)
+    return limits
+
+
+def chain_tables(rows):
+    floors = [r for r in rows if r["section"] == "floor"]
+    chains = [r for r in rows if r["section"] == "chain"]
+    out = ["## Floors and GPU-time limits of the streams' session", "",
+           "`bench-kernels --chains`, run beside the many-streams table "
+           "below: the copy floors, and the kernels of each element "
+           "pipeline back to back on one stream over four source frames "
+           "(CUDA events): the frames/s their GPU time allows one frame "
+           "after another. Pipelines can pass it, since frames of "
+           "different elements' streams overlap on the GPU.", "",
+           "| copy | size | median µs | GB/s | frames/s |",
+           "|---|---|---:|---:|---:|"]
+    for r in floors:
+        frames = r["op"].startswith("1080p frame")
+        out.append("| %s | %s | %.1f | %.1f | %s |" % (
+            r["op"], r["size"], fnum(r["median_us"]), fnum(r["gbps"]),
+            "%.0f" % (1e6 / fnum(r["median_us"])) if frames else ""))
+    out += ["", "| pipeline's kernels | size | frames | µs a frame [p10–p90] "
+            "| frames/s limit |", "|---|---|---|---:|---:|"]
+    for r in chains:
+        out.append("| `%s` | %s | %s | %.1f [%.1f–%.1f] | %.0f |" % (
+            r["op"], r["size"], r["input"], fnum(r["median_us"]),
+            fnum(r["p10_us"]), fnum(r["p90_us"]),
+            1e6 / fnum(r["median_us"])))
+    return out
+
+
+def stream_table(rows, limits):
+    out = ["## Many streams", "",
+           "`bench-elements --streams`: the chain `%s` at 1080p in N "
+           "pipelines of one process at once, every frame counted over the "
+           "time from the first pipeline's count to the last's; the last "
+           "column against the limit of its source from the table above "
+           "(the decoder's has none)." % STREAM_CHAIN, "",
+           "| source | N | frames/s, all | slowest stream | host µs/frame | "
+           "1080p30 streams | against its limit |",
+           "|---|---:|---:|---:|---:|---:|---|"]
+    for r in rows:
+        fps = fnum(r["fps"])
+        limit = limits.get(r["source"])
+        against = ("%.0f%% of %s (%.0f)" % (100 * fps / limit[1], limit[0],
+                                            limit[1]) if limit else "")
+        out.append("| %s | %s | %.0f | %.0f | %.1f | %.0f | %s |" % (
+            r["source"], r["streams"], fps, fnum(r["slowest_fps"]),
+            fnum(r["host_us"]), fps / 30, against))
+    return out
+
+
 def element_table(rows):
     out = ["## Elements", "",
            "Frames per second after start-up, measured for 2 s after a "
            "0.5 s warm-up; the source (`appsrc`) pushes the same few "
            "pre-filled frames, page-locked, pageable or in CUDA memory, so "
            "it costs next to nothing.", "",
-           "| pipeline | source | size | frames/s | target |",
-           "|---|---|---|---:|---:|"]
+           "| pipeline | source | size | frames/s | host µs/frame | target |",
+           "|---|---|---|---:|---:|---:|"]
     for r in rows:
         target = TARGETS_FPS.get((r["case"], r["size"]))
         fps = fnum(r["fps"])
@@ -84,8 +160,10 @@ def element_table(rows):
         label = r["size"]
         if "x" in label:
             label += " (%.2f ms/frame)" % (1000.0 / fps)
-        out.append("| `%s` | %s | %s | %.0f | %s |" % (
-            r["case"], r["source"], label, fps, mark))
+        host = fnum(r.get("host_us"))
+        out.append("| `%s` | %s | %s | %.0f | %s | %s |" % (
+            r["case"], r["source"], label, fps,
+            "%.1f" % host if host is not None else "", mark))
     return out
 
 
@@ -151,8 +229,21 @@ def main():
     if plot(elements, os.path.join(folder, "fps.png")):
         out += ["![frames per second against resolution](fps.png)", ""]
     out += element_table(elements) + [""] + kernel_tables(kernels) + [""]
-    out += ["Raw numbers: [elements.csv](elements.csv), "
-            "[kernels.csv](kernels.csv).", ""]
+    raw = ["[elements.csv](elements.csv)", "[kernels.csv](kernels.csv)"]
+    chains_path = os.path.join(folder, "chains.csv")
+    if os.path.exists(chains_path):
+        chains = read_csv(chains_path)
+        out += chain_tables(chains) + [""]
+        raw.append("[chains.csv](chains.csv)")
+        streams_path = os.path.join(folder, "streams.csv")
+        if os.path.exists(streams_path):
+            out += stream_table(read_csv(streams_path),
+                                chain_limits(chains)) + [""]
+            if os.path.exists(os.path.join(folder, "streams.png")):
+                out += ["![frames/s against the number of pipelines]"
+                        "(streams.png)", ""]
+            raw.append("[streams.csv](streams.csv)")
+    out += ["Raw numbers: %s." % ", ".join(raw), ""]
     with open(os.path.join(folder, "README.md"), "w") as f:
         f.write("\n".join(out))
 

@@ -15,6 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 export GST_PLUGIN_PATH_1_0="$build/ext"
 "$build/tests/bench/bench-kernels" --csv "$out/kernels.csv"
+"$build/tests/bench/bench-kernels" --chains --csv "$out/chains.csv"
 "$build/tests/bench/bench-elements" --csv "$out/elements.csv"
 "$build/tests/bench/bench-elements" --streams 1,2,4,8,16 \
   ${CLIP:+--clip "$CLIP"} --csv "$out/streams.csv"
@@ -28,5 +29,6 @@ export GST_PLUGIN_PATH_1_0="$build/ext"
 } > "$out/device.txt"
 
 python3 "$here/report.py" "$out"
-python3 "$here/plot-streams.py" "$out/streams.csv" "$out/streams.png" || true
+python3 "$here/plot-streams.py" "$out/streams.csv" "$out/streams.png" \
+  "$out/chains.csv" || true
 echo "report: $out/README.md"
