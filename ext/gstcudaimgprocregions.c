@@ -102,23 +102,10 @@ gst_cuda_imgproc_region_table_new (const GstCudaImgprocRegionProps * props,
   gsize column_bytes = (gsize) n * sizeof (gdouble);
   gdouble *columns = g_malloc (MAX (column_bytes * props->n_columns, 1));
   GBytes *all = g_bytes_new_take (columns, column_bytes * props->n_columns);
-  guint n_columns[CIP_N_PROPS];
-  guint p, r, k, c;
+  guint c;
 
-  for (p = 0; p < props->n_props; p++)
-    n_columns[p] = cip_region_property_columns (props->props[p]);
-
-  /* One pass over the regions, each read once (thousands of them are
-   * more than the caches hold), scattered into the columns. */
-  for (r = 0; r < n; r++) {
-    gdouble values[4];
-
-    for (p = 0, c = 0; p < props->n_props; p++) {
-      cip_region_property_values (&regions[r], props->props[p], values);
-      for (k = 0; k < n_columns[p]; k++, c++)
-        columns[(gsize) c * n + r] = values[k];
-    }
-  }
+  cip_region_property_table (regions, n, props->props, props->n_props,
+      columns);
 
   for (c = 0; c < props->n_columns; c++) {
     GValue column = G_VALUE_INIT;

@@ -363,6 +363,11 @@ uint32_t cip_region_property_statistics (CipRegionProperty prop);
 /* The values of @prop for @region, in scikit-image's column order. */
 void cip_region_property_values (const CipRegion * region,
     CipRegionProperty prop, double *values);
+/* The table of @n_props properties of @n regions: one column of @n values
+ * after another, each property's columns in the order of @props, each
+ * column in the order of @regions. */
+void cip_region_property_table (const CipRegion * regions, unsigned n,
+    const CipRegionProperty * props, unsigned n_props, double *columns);
 
 #ifdef __cplusplus
 }

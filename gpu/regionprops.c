@@ -110,8 +110,9 @@ inertia_eigenvalues (const CipRegion * r, double *l1, double *l2)
   *l2 = fmax (mean - radius, 0);
 }
 
-void
-cip_region_property_values (const CipRegion * r, CipRegionProperty prop,
+/* Inlined into the table's loop below. */
+static inline void
+region_property_values (const CipRegion * r, CipRegionProperty prop,
     double *v)
 {
   double area = r->area, l1, l2, a, b, c;
@@ -192,5 +193,33 @@ cip_region_property_values (const CipRegion * r, CipRegionProperty prop,
       break;
     default:
       break;
+  }
+}
+
+void
+cip_region_property_values (const CipRegion * region, CipRegionProperty prop,
+    double *values)
+{
+  region_property_values (region, prop, values);
+}
+
+void
+cip_region_property_table (const CipRegion * regions, unsigned n,
+    const CipRegionProperty * props, unsigned n_props, double *columns)
+{
+  unsigned r, p, k;
+
+  /* One pass over the regions, each read once (thousands of them are
+   * more than the caches hold), scattered into the columns. */
+  for (r = 0; r < n; r++) {
+    double *out = columns + r;
+
+    for (p = 0; p < n_props; p++) {
+      double values[4];
+
+      region_property_values (&regions[r], props[p], values);
+      for (k = 0; k < properties[props[p]].columns; k++, out += n)
+        *out = values[k];
+    }
   }
 }
