@@ -1580,7 +1580,7 @@ main (int argc, char **argv)
     run_quick ();
   else
     ok = run_gpu ();
-  if (!chains_only && !only)
+  if (!chains_only && (only == NULL || strstr ("region table", only)))
     run_table ();
 
   if (csv)
