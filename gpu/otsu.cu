@@ -25,18 +25,33 @@ near_skip_bound (double q)
       fabs (q - (1. - FLT_EPSILON)) < margin;
 }
 
+/* a / b correctly rounded, from y = 1 / b correctly rounded: the
+ * quotient rounded from a * y is within an ulp of a / b, its remainder
+ * r = a - q b is exact in one fma, and q + r y rounds to a / b (Markstein's
+ * theorem; a and b here are normal, no step under- or overflows).  Three
+ * dependent operations where a division takes a dozen. */
+__device__ __forceinline__ double
+divide_by_reciprocal (double a, double b, double y)
+{
+  double q = __dmul_rn (a, y);
+
+  return __fma_rn (__fma_rn (-q, b, a), y, q);
+}
+
 /* cip_otsu_threshold() of the histogram whose bin this thread holds
  * (@count; @total pixels, @weighted their sum), with the whole block:
- * the recurrence of q1 and mu1, whose rounding decides, stays sequential
- * in one thread with nothing else in its loop (a division a step); each
- * threshold's variance and their first maximum are found in parallel.
- * Every operation is the reference's, in its order. */
+ * the recurrences of q1 and of mu1, whose rounding decides, stay
+ * sequential in one thread with nothing else in their loops; the
+ * reciprocals of q1 that mu1's divisions use, each threshold's variance
+ * and their first maximum are found in parallel.  Every operation is the
+ * reference's, in its order, each rounded as it rounds. */
 __device__ __noinline__ uint8_t
 otsu_threshold_sequential (uint32_t count, uint32_t total, uint64_t weighted)
 {
   __shared__ double p[CIP_HIST_BINS];
   __shared__ double ip[CIP_HIST_BINS];
   __shared__ double q1s[CIP_HIST_BINS];
+  __shared__ double q1_inverses[CIP_HIST_BINS];
   __shared__ double mu1s[CIP_HIST_BINS];
   __shared__ double warp_best[CIP_BIN_THREADS / 32];
   __shared__ int warp_at[CIP_BIN_THREADS / 32];
@@ -50,15 +65,27 @@ otsu_threshold_sequential (uint32_t count, uint32_t total, uint64_t weighted)
   ip[bin] = bin * p_i;
   __syncthreads ();
   if (bin == 0) {
+    double q1 = 0;
+
+    for (int i = 0; i < CIP_HIST_BINS; i++) {
+      q1 = __dadd_rn (q1, p[i]);
+      q1s[i] = q1;
+    }
+  }
+  __syncthreads ();
+  /* 1 / 0 where nothing is below: that step is skipped */
+  q1_inverses[bin] = 1. / q1s[bin];
+  __syncthreads ();
+  if (bin == 0) {
     double q1 = 0, mu1 = 0;
 
     for (int i = 0; i < CIP_HIST_BINS; i++) {
-      mu1 *= q1;
-      q1 += p[i];
-      q1s[i] = q1;
+      mu1 = __dmul_rn (mu1, q1);
+      q1 = q1s[i];
       if (cip_otsu_skips (q1, 1. - q1))
         continue;
-      mu1 = (mu1 + ip[i]) / q1;
+      mu1 = divide_by_reciprocal (__dadd_rn (mu1, ip[i]), q1,
+          q1_inverses[i]);
       mu1s[i] = mu1;
     }
   }

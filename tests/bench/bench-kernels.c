@@ -665,41 +665,60 @@ floor_row (const char *name, size_t bytes, double traffic, const Timing * t)
   csv_row ("floor", name, size, 0, 0, "", t, NAN, traffic, 0);
 }
 
-/* The copies of a page-locked system-memory pipeline of the chain, per
- * 1080p frame: RGBA up, GRAY8 down; one after the other on one stream,
- * then overlapped on two (one per copy engine).  The frames/s they allow
- * are the floors of the chain from page-locked memory. */
-#define FRAME_COPY_FRAMES 200
+/* The copies of page-locked system-memory pipelines of the chain, per
+ * 1080p frame: RGBA up, GRAY8 down.  One pipeline's one after the other
+ * on one stream; then N pipelines' at once, each with its own upload and
+ * download streams and buffers (the copy engines overlap uploads with
+ * downloads, and the N pipelines share the bus).  The frames/s they allow
+ * are the floors of the chain from page-locked memory (the many-streams
+ * table's page-locked rows, by N). */
+#define FRAME_COPY_FRAMES 320
 #define FRAME_COPY_REPEATS 5
+#define FRAME_COPY_MAX_PIPELINES 16
+#define FRAME_UP_BYTES ((size_t) 1920 * 1080 * 4)
+#define FRAME_DOWN_BYTES ((size_t) 1920 * 1080)
 
 typedef struct
 {
   void *host_up, *host_down, *dev_up, *dev_down;
-  size_t up_bytes, down_bytes;
-  cudaStream_t second;
+  cudaStream_t up, down;
+  cudaEvent_t done;
 } FrameCopies;
 
-/* Microseconds a frame of FRAME_COPY_FRAMES, the download on @down. */
+/* Microseconds a frame: FRAME_COPY_FRAMES frames shared out over the
+ * first @n pipelines of @f, all started together (@overlapped: uploads
+ * and downloads on their own streams, else one after the other on the
+ * upload stream). */
 static gboolean
-time_frame_copies (Ctx * c, const FrameCopies * f, cudaStream_t down,
+time_frame_copies (Ctx * c, FrameCopies * f, int n, gboolean overlapped,
     double *us)
 {
   float ms;
-  int i;
+  int i, k;
 
   CUDA_CHECK (cudaEventRecord (c->events[0], c->cuda));
-  CUDA_CHECK (cudaStreamWaitEvent (f->second, c->events[0], 0));
-  for (i = 0; i < FRAME_COPY_FRAMES; i++) {
-    CUDA_CHECK (cudaMemcpyAsync (f->dev_up, f->host_up, f->up_bytes,
-            cudaMemcpyHostToDevice, c->cuda));
-    CUDA_CHECK (cudaMemcpyAsync (f->host_down, f->dev_down, f->down_bytes,
-            cudaMemcpyDeviceToHost, down));
+  for (k = 0; k < n; k++) {
+    CUDA_CHECK (cudaStreamWaitEvent (f[k].up, c->events[0], 0));
+    CUDA_CHECK (cudaStreamWaitEvent (f[k].down, c->events[0], 0));
   }
-  CUDA_CHECK (cudaEventRecord (c->events[1], f->second));
-  CUDA_CHECK (cudaStreamWaitEvent (c->cuda, c->events[1], 0));
-  CUDA_CHECK (cudaEventRecord (c->events[2], c->cuda));
-  CUDA_CHECK (cudaEventSynchronize (c->events[2]));
-  CUDA_CHECK (cudaEventElapsedTime (&ms, c->events[0], c->events[2]));
+  for (i = 0; i < FRAME_COPY_FRAMES; i++) {
+    FrameCopies *p = &f[i % n];
+
+    CUDA_CHECK (cudaMemcpyAsync (p->dev_up, p->host_up, FRAME_UP_BYTES,
+            cudaMemcpyHostToDevice, p->up));
+    CUDA_CHECK (cudaMemcpyAsync (p->host_down, p->dev_down,
+            FRAME_DOWN_BYTES, cudaMemcpyDeviceToHost,
+            overlapped ? p->down : p->up));
+  }
+  for (k = 0; k < n; k++) {
+    CUDA_CHECK (cudaEventRecord (f[k].done, f[k].up));
+    CUDA_CHECK (cudaStreamWaitEvent (c->cuda, f[k].done, 0));
+    CUDA_CHECK (cudaEventRecord (f[k].done, f[k].down));
+    CUDA_CHECK (cudaStreamWaitEvent (c->cuda, f[k].done, 0));
+  }
+  CUDA_CHECK (cudaEventRecord (c->events[1], c->cuda));
+  CUDA_CHECK (cudaEventSynchronize (c->events[1]));
+  CUDA_CHECK (cudaEventElapsedTime (&ms, c->events[0], c->events[1]));
   *us = ms * 1e3 / FRAME_COPY_FRAMES;
   return TRUE;
 }
@@ -707,59 +726,74 @@ time_frame_copies (Ctx * c, const FrameCopies * f, cudaStream_t down,
 static void
 run_frame_floors (Ctx * c)
 {
-  FrameCopies f = { NULL, NULL, NULL, NULL, (size_t) 1920 * 1080 * 4,
-    (size_t) 1920 * 1080, NULL
-  };
-  int overlapped;
+  static const int pipelines[] = { 1, 1, 2, 4, 8, 16 };
+  FrameCopies f[FRAME_COPY_MAX_PIPELINES];
+  int k, i;
 
-  if (cudaHostAlloc (&f.host_up, f.up_bytes,
-          cudaHostAllocDefault) != cudaSuccess
-      || cudaHostAlloc (&f.host_down, f.down_bytes,
-          cudaHostAllocDefault) != cudaSuccess
-      || cudaMalloc (&f.dev_up, f.up_bytes) != cudaSuccess
-      || cudaMalloc (&f.dev_down, f.down_bytes) != cudaSuccess
-      || cudaStreamCreateWithFlags (&f.second,
-          cudaStreamNonBlocking) != cudaSuccess) {
-    g_printerr ("frame floors: allocation failed\n");
-    n_failed++;
-    goto out;
-  }
-  memset (f.host_up, 0x5a, f.up_bytes);
-  memset (f.host_down, 0xa5, f.down_bytes);
+  memset (f, 0, sizeof (f));
+  for (k = 0; k < FRAME_COPY_MAX_PIPELINES; k++)
+    if (cudaHostAlloc (&f[k].host_up, FRAME_UP_BYTES,
+            cudaHostAllocDefault) != cudaSuccess
+        || cudaHostAlloc (&f[k].host_down, FRAME_DOWN_BYTES,
+            cudaHostAllocDefault) != cudaSuccess
+        || cudaMalloc (&f[k].dev_up, FRAME_UP_BYTES) != cudaSuccess
+        || cudaMalloc (&f[k].dev_down, FRAME_DOWN_BYTES) != cudaSuccess
+        || cudaStreamCreateWithFlags (&f[k].up,
+            cudaStreamNonBlocking) != cudaSuccess
+        || cudaStreamCreateWithFlags (&f[k].down,
+            cudaStreamNonBlocking) != cudaSuccess
+        || cudaEventCreateWithFlags (&f[k].done,
+            cudaEventDisableTiming) != cudaSuccess) {
+      g_printerr ("frame floors: allocation failed\n");
+      n_failed++;
+      goto out;
+    } else {
+      memset (f[k].host_up, 0x5a, FRAME_UP_BYTES);
+      memset (f[k].host_down, 0xa5, FRAME_DOWN_BYTES);
+    }
 
-  for (overlapped = 0; overlapped < 2; overlapped++) {
-    const char *name = overlapped ?
-        "1080p frame, RGBA up and GRAY8 down, overlapped" :
-        "1080p frame, RGBA up and GRAY8 down, in turn";
+  /* the first row one after the other, the others overlapped */
+  for (i = 0; i < (int) G_N_ELEMENTS (pipelines); i++) {
+    gboolean overlapped = i > 0;
+    gchar *name = overlapped ?
+        g_strdup_printf ("1080p frames, RGBA up and GRAY8 down, %d "
+        "pipeline%s overlapped", pipelines[i], pipelines[i] > 1 ? "s" : "") :
+        g_strdup ("1080p frames, RGBA up and GRAY8 down, in turn");
     double us[FRAME_COPY_REPEATS];
     gboolean ok = TRUE;
     Timing t;
     int r;
 
     for (r = 0; ok && r < FRAME_COPY_REPEATS; r++)
-      ok = time_frame_copies (c, &f, overlapped ? f.second : c->cuda, &us[r]);
-    if (!ok) {
+      ok = time_frame_copies (c, f, pipelines[i], overlapped, &us[r]);
+    if (ok) {
+      timing_from_samples (us, FRAME_COPY_REPEATS, &t);
+      t.host_us = NAN;
+      t.host_waited = FALSE;
+      printf ("| %s (%.0f frames/s) | 8 + 2 MB | %.1f | %.1f–%.1f | %.1f |\n",
+          name, 1e6 / t.median, t.median, t.min, t.max,
+          gbps ((double) (FRAME_UP_BYTES + FRAME_DOWN_BYTES), t.median));
+      csv_row ("floor", name, "8 + 2 MB", 1920, 1080, "", &t, NAN,
+          (double) (FRAME_UP_BYTES + FRAME_DOWN_BYTES), 0);
+      n_passed++;
+    } else
       n_failed++;
-      continue;
-    }
-    timing_from_samples (us, FRAME_COPY_REPEATS, &t);
-    t.host_us = NAN;
-    t.host_waited = FALSE;
-    printf ("| %s (%.0f frames/s) | 8 + 2 MB | %.1f | %.1f–%.1f | %.1f |\n",
-        name, 1e6 / t.median, t.median, t.min, t.max,
-        gbps ((double) (f.up_bytes + f.down_bytes), t.median));
-    csv_row ("floor", name, "8 + 2 MB", 1920, 1080, "", &t, NAN,
-        (double) (f.up_bytes + f.down_bytes), 0);
-    n_passed++;
+    g_free (name);
   }
 
 out:
-  if (f.second)
-    cudaStreamDestroy (f.second);
-  cudaFree (f.dev_up);
-  cudaFree (f.dev_down);
-  cudaFreeHost (f.host_up);
-  cudaFreeHost (f.host_down);
+  for (k = 0; k < FRAME_COPY_MAX_PIPELINES; k++) {
+    if (f[k].up)
+      cudaStreamDestroy (f[k].up);
+    if (f[k].down)
+      cudaStreamDestroy (f[k].down);
+    if (f[k].done)
+      cudaEventDestroy (f[k].done);
+    cudaFree (f[k].dev_up);
+    cudaFree (f[k].dev_down);
+    cudaFreeHost (f[k].host_up);
+    cudaFreeHost (f[k].host_down);
+  }
 }
 
 /* The device-to-device copy's GB/s (read + written), or 0 on failure. */

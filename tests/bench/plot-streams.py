@@ -34,11 +34,16 @@ def main():
         line, = ax.plot([p[0] for p in points], [p[1] for p in points],
                         marker="os^vD"[n % 5],
                         label="%s (%s)" % (case, src))
-        if src in limits:
-            what, fps = limits[src]
-            ax.axhline(fps, linestyle="--", linewidth=1,
+        bounds = sorted((count, fps, what) for (source, count), (what, fps)
+                        in limits.items() if source == src)
+        if bounds and bounds[0][0] == 0:
+            ax.axhline(bounds[0][1], linestyle="--", linewidth=1,
                        color=line.get_color(),
-                       label="%s: %s, %.0f frames/s" % (src, what, fps))
+                       label="%s: %s" % (src, bounds[0][2]))
+        elif bounds:
+            ax.plot([b[0] for b in bounds], [b[1] for b in bounds],
+                    linestyle="--", linewidth=1, color=line.get_color(),
+                    label="%s: the copies' floor" % src)
     counts = sorted({p[0] for points in series.values() for p in points})
     ax.set_xscale("log", base=2)
     ax.set_xticks(counts)

@@ -74,25 +74,33 @@ STREAM_CHAIN = "cudagray ! cudaequalize ! cudaotsu"
 
 
 def chain_limits(rows):
-    """The frames/s each copy floor and the chain's kernels allow at 1080p,
-    by the source names of streams.csv."""
+    """The frames/s each copy floor and the chain's kernels allow at 1080p:
+    {(source, streams): (what, frames/s)}, by the source names of
+    streams.csv; streams 0 where the limit is the same for any number."""
     floors = {r["op"]: r for r in rows if r["section"] == "floor"}
     limits = {}
     chain = [r for r in rows if r["section"] == "chain"
              and r["op"] == STREAM_CHAIN and r["size"] == "1080p"]
     if chain:
-        limits["cuda"] = ("the chain's kernels", 1e6 / fnum(chain[0]["median_us"]))
-    overlapped = floors.get("1080p frame, RGBA up and GRAY8 down, overlapped")
-    if overlapped:
-        limits["pinned"] = ("the overlapped copies",
-                            1e6 / fnum(overlapped["median_us"]))
+        limits[("cuda", 0)] = ("the chain's kernels one frame after another",
+                               1e6 / fnum(chain[0]["median_us"]))
+    for n in (1, 2, 4, 8, 16):
+        r = floors.get("1080p frames, RGBA up and GRAY8 down, %d pipeline%s "
+                       "overlapped" % (n, "s" if n > 1 else ""))
+        if r:
+            limits[("pinned", n)] = ("%d pipeline%s' copies overlapped" % (
+                n, "s" if n > 1 else ""), 1e6 / fnum(r["median_us"]))
     up = floors.get("host to device, pageable")
     down = floors.get("device to host, pageable")
     if up and down:
         us = (FRAME_1080P_RGBA / fnum(up["gbps"]) +
               FRAME_1080P_GRAY / fnum(down["gbps"])) / 1e3
-        limits["pageable"] = ("the pageable copies in turn", 1e6 / us)
+        limits[("pageable", 0)] = ("the pageable copies in turn", 1e6 / us)
     return limits
+
+
+def limit_for(limits, source, streams):
+    return limits.get((source, int(streams))) or limits.get((source, 0))
 
 
 def chain_tables(rows):
@@ -134,7 +142,7 @@ def stream_table(rows, limits):
            "|---|---:|---:|---:|---:|---:|---|"]
     for r in rows:
         fps = fnum(r["fps"])
-        limit = limits.get(r["source"])
+        limit = limit_for(limits, r["source"], r["streams"])
         against = ("%.0f%% of %s (%.0f)" % (100 * fps / limit[1], limit[0],
                                             limit[1]) if limit else "")
         out.append("| %s | %s | %.0f | %.0f | %.1f | %.0f | %s |" % (
