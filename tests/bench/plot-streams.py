@@ -28,7 +28,7 @@ def main():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     limits = chain_limits(read_csv(sys.argv[3])) if len(sys.argv) > 3 else {}
-    fig, ax = plt.subplots(figsize=(10, 5.5))
+    fig, ax = plt.subplots(figsize=(10, 7))
     for n, ((case, src), points) in enumerate(sorted(series.items())):
         points.sort()
         line, = ax.plot([p[0] for p in points], [p[1] for p in points],
@@ -46,13 +46,15 @@ def main():
                     label="%s: the copies' floor" % src)
     counts = sorted({p[0] for points in series.values() for p in points})
     ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
     ax.set_xticks(counts)
     ax.set_xticklabels([str(c) for c in counts])
     ax.set_xlabel("pipelines in one process")
-    ax.set_ylabel("frames per second, all pipelines")
+    ax.set_ylabel("frames per second, all pipelines (log)")
     ax.set_title("1080p frames/s against the number of pipelines, H100")
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.14),
+              ncol=2)
     fig.tight_layout()
     fig.savefig(target, dpi=110)
 

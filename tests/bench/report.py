@@ -5,7 +5,8 @@
 
 DIR holds kernels.csv (bench-kernels --csv), elements.csv (bench-elements
 --csv), device.txt (one "key: value" a line: device, driver, cuda,
-gstreamer, date) and analysis.md (the hand-written reading of the
+gstreamer, date; kernels: where kernels.csv comes from another session)
+and analysis.md (the hand-written reading of the
 numbers); and, from one later session, chains.csv (bench-kernels --chains
 --csv) with streams.csv (bench-elements --streams --csv).  Writes
 DIR/README.md, and DIR/fps.png when matplotlib is there."""
@@ -68,15 +69,15 @@ def kernel_tables(rows):
     return out
 
 
-FRAME_1080P_RGBA = 1920 * 1080 * 4
-FRAME_1080P_GRAY = 1920 * 1080
 STREAM_CHAIN = "cudagray ! cudaequalize ! cudaotsu"
 
 
 def chain_limits(rows):
-    """The frames/s each copy floor and the chain's kernels allow at 1080p:
-    {(source, streams): (what, frames/s)}, by the source names of
-    streams.csv; streams 0 where the limit is the same for any number."""
+    """The frames/s the chain's kernels and the page-locked copy floors
+    allow at 1080p: {(source, streams): (what, frames/s)}, by the source
+    names of streams.csv; streams 0 where the limit is the same for any
+    number.  The pageable floor (64 MB copies) is left out: frames of 8 MB
+    copy faster than that from pageable memory."""
     floors = {r["op"]: r for r in rows if r["section"] == "floor"}
     limits = {}
     chain = [r for r in rows if r["section"] == "chain"
@@ -88,14 +89,8 @@ def chain_limits(rows):
         r = floors.get("1080p frames, RGBA up and GRAY8 down, %d pipeline%s "
                        "overlapped" % (n, "s" if n > 1 else ""))
         if r:
-            limits[("pinned", n)] = ("%d pipeline%s' copies overlapped" % (
-                n, "s" if n > 1 else ""), 1e6 / fnum(r["median_us"]))
-    up = floors.get("host to device, pageable")
-    down = floors.get("device to host, pageable")
-    if up and down:
-        us = (FRAME_1080P_RGBA / fnum(up["gbps"]) +
-              FRAME_1080P_GRAY / fnum(down["gbps"])) / 1e3
-        limits[("pageable", 0)] = ("the pageable copies in turn", 1e6 / us)
+            limits[("pinned", n)] = ("%d pipeline%s copies overlapped" % (
+                n, "s'" if n > 1 else "'s"), 1e6 / fnum(r["median_us"]))
     return limits
 
 
@@ -228,12 +223,14 @@ def main():
         analysis = f.read().strip()
 
     out = ["# Performance", "",
-           "Measured by the project's benchmarks (`tests/bench/`) in one "
-           "session on %s, driver %s, %s, GStreamer %s, on %s. "
+           "Measured by the project's benchmarks (`tests/bench/`) on %s, "
+           "driver %s, %s, GStreamer %s, on %s%s. "
            "Regenerate with `tests/bench/run-benchmarks.sh`." % (
                device.get("device"), device.get("driver"),
                device.get("cuda"), device.get("gstreamer"),
-               device.get("date")), "", analysis, ""]
+               device.get("date"),
+               "; the kernel and NPP rows on %s" % device["kernels"]
+               if "kernels" in device else ""), "", analysis, ""]
     if plot(elements, os.path.join(folder, "fps.png")):
         out += ["![frames per second against resolution](fps.png)", ""]
     out += element_table(elements) + [""] + kernel_tables(kernels) + [""]
