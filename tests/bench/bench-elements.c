@@ -60,6 +60,8 @@ typedef struct
   /* Between the source and the sink; %s stands for the backend. */
   const gchar *chain;
   const gchar *backend;
+  /* the oldest GStreamer 1.x it runs on, 0 for any */
+  guint since_minor;
 } Case;
 
 typedef struct
@@ -402,7 +404,7 @@ static const Case gpu_cases[] = {
   /* GStreamer's own CUDA element with one kernel a frame (nvcodec): what
    * a transform in CUDA memory costs the host there. */
   {"nvcodec cudaconvert RGBA to BGRA, CUDA memory", "RGBA", SOURCE_CUDA,
-      "cudaconvert ! video/x-raw(memory:CUDAMemory),format=BGRA", NULL},
+      "cudaconvert ! video/x-raw(memory:CUDAMemory),format=BGRA", NULL, 24},
   {"cudagray, CUDA memory", "RGBA", SOURCE_CUDA,
       "cudagray ! video/x-raw(memory:CUDAMemory)", NULL},
   {"cudamask, system memory", "GRAY8", SOURCE_PINNED,
@@ -644,9 +646,18 @@ main (int argc, char **argv)
     g_print ("| pipeline | source | size | frames/s | host µs/frame |\n"
         "|---|---|---|---:|---:|\n");
   for (i = 0; i < n_cases; i++) {
+    guint major, minor, micro, nano;
+
     if ((only && !strstr (cases[i].name, only)) ||
         (cases[i].memory == SOURCE_H264 && clip_path == NULL))
       continue;
+    gst_version (&major, &minor, &micro, &nano);
+    if (minor < cases[i].since_minor) {
+      g_print ("| %s | %s | | n/a before GStreamer 1.%u | |\n",
+          cases[i].name, source_names[cases[i].memory],
+          cases[i].since_minor);
+      continue;
+    }
     for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
       gint width = quick ? sizes[s].width / 8 : sizes[s].width;
       gint height = quick ? sizes[s].height / 8 : sizes[s].height;
