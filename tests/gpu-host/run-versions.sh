@@ -6,8 +6,10 @@
 # On the GPU host: unpacks what pack-carry.sh packed, then runs, against
 # each GStreamer, the CUDA suite (tests), the launch-line tests and the
 # benchmark rows of the versions report (pipelines), the benchmark rows
-# alone (bench), or all.  Usage, from the top of the tree:
-#   tests/gpu-host/run-versions.sh tests|pipelines|bench|all
+# alone (bench), or all; or, on 1.28 alone, the many-streams table with
+# the floors and GPU-time limits it is set against (streams; STREAMS: the
+# pipeline counts, default 1,2,4,8,16).  Usage, from the top of the tree:
+#   tests/gpu-host/run-versions.sh tests|pipelines|bench|all|streams
 # CONFIGS: BUILD-SUFFIX:RUNTIME:[sync] triples (default: Debian's 1.22 in
 # build-gpu, 1.28 in build-128, and 1.28 with CIP_SYNC_HANDOVER=1);
 # the NVDEC rows need .gpuhost/carry/clip-1080p.h264 (a 1080p H.264 byte
@@ -53,4 +55,11 @@ if [ "$step" = sanitize ]; then
   ( . .gpuhost/gst-1.28/env.sh; export CIP_GST_ENV=1 BUILD=build-128 SANITIZER_BUDGET=${SANITIZER_BUDGET:-420} RESULTS=$OUT/san
     tests/gpu-host/run.sh sanitizer memcheck synccheck -- test-pipelines > $OUT/sanitizer.log 2>&1; echo "exit $?" )
   tail -30 $OUT/san/summary.md
+fi
+if [ "$step" = streams ]; then
+  ( . .gpuhost/gst-1.28/env.sh; export GST_PLUGIN_PATH_1_0=$PWD/build-128/ext
+    build-128/tests/bench/bench-kernels --chains --csv $OUT/chains.csv > $OUT/chains.md 2>&1
+    grep -E "^\| (1080p|cudagray)" $OUT/chains.md
+    build-128/tests/bench/bench-elements --streams ${STREAMS:-1,2,4,8,16} \
+      ${CLIP:+--clip "$CLIP"} --csv $OUT/streams.csv 2>&1 | tee $OUT/streams.md )
 fi
