@@ -131,7 +131,8 @@ def stream_table(rows, limits):
            "pipelines of one process at once, every frame counted over the "
            "time from the first pipeline's count to the last's; the last "
            "column against the limit of its source from the table above "
-           "(the decoder's has none)." % STREAM_CHAIN, "",
+           "(none for the decoder's rows, and none for pageable memory, whose "
+           "64 MB floors do not hold for frames of 8 MB)." % STREAM_CHAIN, "",
            "| source | N | frames/s, all | slowest stream | host µs/frame | "
            "1080p30 streams | against its limit |",
            "|---|---:|---:|---:|---:|---:|---|"]
