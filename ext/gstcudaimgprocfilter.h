@@ -57,6 +57,11 @@ typedef struct
 G_DECLARE_DERIVABLE_TYPE (GstCudaImgprocFilter, gst_cuda_imgproc_filter,
     GST, CUDA_IMGPROC_FILTER, GstBaseTransform);
 
+/* Frames a @frame_done element has in flight at once, each with its own
+ * readback area: the one held until it is pushed and the one just
+ * queued.  A subclass keeping per-frame state of its own keeps as many. */
+#define GST_CUDA_IMGPROC_MAX_HELD 2
+
 /**
  * GstCudaImgprocFilterClass:
  * @process: computes one frame.  @src is the input's first plane (the

@@ -25,10 +25,6 @@ G_BEGIN_DECLS
 
 GST_DEBUG_CATEGORY_EXTERN (gst_cuda_imgproc_filter_debug);
 
-/* At most two frames are held: the one pushed next and the one just
- * queued, each with what its work reads and writes. */
-#define GST_CUDA_IMGPROC_MAX_HELD 2
-
 typedef struct
 {
   GstBuffer *output;

@@ -170,7 +170,7 @@ struct _GstCudaLabel
   /* The region tables, page-locked on the cuda backend, used in turn: the
    * held frame's and the next one's.  A table grows (and its frame's
    * table is made again) when a frame has more regions than ever. */
-  CipRegionTable tables[2];
+  CipRegionTable tables[GST_CUDA_IMGPROC_MAX_HELD];
   guint next_table;
   /* 0 .. n: the ids of the label image's segmentation (1.26+) */
   guint *segmentation_ids;
