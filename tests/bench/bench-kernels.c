@@ -35,8 +35,8 @@
  * the elements' settings, back to back on one stream, timed the same way
  * over four source frames (as bench-elements feeds its pipelines; at 1080p
  * they stay in L2): the GPU-time limit of each pipeline when its frames
- * follow one another on one stream.  --chains: the floors and the chains
- * alone.
+ * follow one another on one stream.  Only with --chains, which runs the
+ * floors and the chains instead of the operations.
  *
  * Region table (host): cip_region_property_table on 1,000 and 10,000
  * regions against a memcpy of what it writes (--only "region table":
@@ -178,7 +178,7 @@ static FILE *csv;
 static guint n_passed, n_failed;
 /* --only: the operations whose name contains it. */
 static gchar *only;
-/* --chains: the floors and the chains, not the operations. */
+/* --chains: the floors and the chains instead of the operations. */
 static gboolean chains_only;
 
 /* Statistics */
@@ -1317,16 +1317,16 @@ run_gpu (void)
     for (s = 0; s < (int) G_N_ELEMENTS (sizes); s++)
       run_size (&c, s, rotation_bytes, copy_gbps);
     printf ("\n");
+  } else {
+    printf ("## Chains\n\nThe kernels of each element pipeline, with the "
+        "elements' settings, back to back on one stream over %d source "
+        "frames; the frames/s their GPU time allows.\n\n"
+        "| pipeline | size | frames | regions | µs median [p10–p90] | "
+        "host µs/frame | frames/s limit |\n"
+        "|---|---|---|---:|---:|---:|---:|\n", N_CHAIN_FRAMES);
+    for (s = 0; s < (int) G_N_ELEMENTS (sizes); s++)
+      run_chains (&c, s);
   }
-
-  printf ("## Chains\n\nThe kernels of each element pipeline, with the "
-      "elements' settings, back to back on one stream over %d source "
-      "frames; the frames/s their GPU time allows.\n\n"
-      "| pipeline | size | frames | regions | µs median [p10–p90] | "
-      "host µs/frame | frames/s limit |\n"
-      "|---|---|---|---:|---:|---:|---:|\n", N_CHAIN_FRAMES);
-  for (s = 0; s < (int) G_N_ELEMENTS (sizes); s++)
-    run_chains (&c, s);
 
 #ifdef HAVE_NPP
   npp_peers_free ();
