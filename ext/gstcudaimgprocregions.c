@@ -96,115 +96,169 @@ to_little_endian (gdouble * values, guint n)
 
 GstStructure *
 gst_cuda_imgproc_region_table_new (const GstCudaImgprocRegionProps * props,
-    const CipRegion * regions, guint n)
+    const CipRegionTable * table, guint n)
 {
-  GstStructure *table = gst_structure_new_empty ("regionprops");
+  GstStructure *structure = gst_structure_new_empty ("regionprops");
   gsize column_bytes = (gsize) n * sizeof (gdouble);
   gdouble *columns = g_malloc (MAX (column_bytes * props->n_columns, 1));
   GBytes *all = g_bytes_new_take (columns, column_bytes * props->n_columns);
   guint c;
 
-  cip_region_property_table (regions, n, props->props, props->n_props,
-      columns);
-
+  /* The GPU (or the reference) computed the values: a copy of each
+   * column's first @n. */
   for (c = 0; c < props->n_columns; c++) {
     GValue column = G_VALUE_INIT;
 
+    memcpy (&columns[(gsize) c * n],
+        &table->columns[(gsize) c * table->column_capacity], column_bytes);
     to_little_endian (&columns[(gsize) c * n], n);
     g_value_init (&column, G_TYPE_BYTES);
     g_value_take_boxed (&column, g_bytes_new_from_bytes (all,
             (gsize) c * column_bytes, column_bytes));
-    gst_structure_id_take_value (table, props->columns[c], &column);
+    gst_structure_id_take_value (structure, props->columns[c], &column);
   }
   g_bytes_unref (all);
-  return table;
+  return structure;
+}
+
+static void
+host_free (gpointer ptr, CipStream * stream)
+{
+  if (stream)
+    cip_host_free (ptr, stream);
+  else
+    g_free (ptr);
+}
+
+/* Page-locked with a stream (the kernels write it across the bus), else
+ * system memory. */
+static CipStatus
+host_alloc (gpointer * ptr, gsize size, CipStream * stream)
+{
+  if (stream)
+    return cip_host_alloc (ptr, size, stream);
+  *ptr = g_try_malloc (size);
+  return *ptr ? CIP_OK : CIP_ERROR_OUT_OF_MEMORY;
 }
 
 void
-gst_cuda_imgproc_region_table_free (CipRegionTable * table,
+gst_cuda_imgproc_region_table_free (GstCudaImgprocRegionTable * table,
     CipStream * stream)
 {
-  if (stream) {
-    cip_host_free (table->regions, stream);
-    cip_host_free (table->count, stream);
-  } else {
-    g_free (table->regions);
-    g_free (table->count);
-  }
+  host_free (table->cip.regions, stream);
+  host_free (table->cip.columns, stream);
+  host_free (table->cip.count, stream);
   memset (table, 0, sizeof (*table));
 }
 
 CipStatus
-gst_cuda_imgproc_region_table_reserve (CipRegionTable * table,
-    guint32 capacity, CipStream * stream)
+gst_cuda_imgproc_region_table_reserve (GstCudaImgprocRegionTable * table,
+    guint32 capacity, guint32 column_capacity, guint n_columns,
+    CipStream * stream)
 {
-  CipStatus status = CIP_OK;
+  CipRegionTable *cip = &table->cip;
+  CipStatus status;
 
-  if (table->count && table->capacity >= capacity)
-    return CIP_OK;
+  if (cip->count == NULL) {
+    status = host_alloc ((gpointer *) & cip->count, sizeof (guint32),
+        stream);
+    if (status != CIP_OK)
+      return status;
+    *cip->count = 0;
+  }
+  if (capacity > cip->capacity) {
+    GST_DEBUG ("region table: statistics of %u regions", capacity);
+    host_free (cip->regions, stream);
+    cip->capacity = 0;
+    status = host_alloc ((gpointer *) & cip->regions,
+        (gsize) capacity * sizeof (CipRegion), stream);
+    if (status != CIP_OK)
+      return status;
+    cip->capacity = capacity;
+  }
+  column_capacity = MAX (column_capacity, cip->column_capacity);
+  if ((gsize) column_capacity * n_columns * sizeof (gdouble) >
+      table->columns_size || column_capacity > cip->column_capacity) {
+    gsize size = (gsize) column_capacity * MAX (n_columns, 1) *
+        sizeof (gdouble);
 
-  gst_cuda_imgproc_region_table_free (table, stream);
-  GST_DEBUG ("region table of %u entries", capacity);
-  if (stream) {
-    status = cip_host_alloc ((void **) &table->regions,
-        (size_t) capacity * sizeof (CipRegion), stream);
-    if (status == CIP_OK)
-      status = cip_host_alloc ((void **) &table->count, sizeof (uint32_t),
-          stream);
-  } else {
-    table->regions = g_try_new (CipRegion, capacity);
-    table->count = g_new0 (uint32_t, 1);
-    if (table->regions == NULL)
-      status = CIP_ERROR_OUT_OF_MEMORY;
+    GST_DEBUG ("region table: %u columns of %u rows", n_columns,
+        column_capacity);
+    host_free (cip->columns, stream);
+    cip->column_capacity = 0;
+    table->columns_size = 0;
+    status = host_alloc ((gpointer *) & cip->columns, size, stream);
+    if (status != CIP_OK)
+      return status;
+    cip->column_capacity = column_capacity;
+    table->columns_size = size;
   }
-  if (status != CIP_OK) {
-    gst_cuda_imgproc_region_table_free (table, stream);
-    return status;
-  }
-  table->capacity = capacity;
-  *table->count = 0;
   return CIP_OK;
 }
 
-/* Regions the table holds before it first grows. */
+/* Regions a table holds before it first grows. */
 #define INITIAL_CAPACITY 1024
 
+/* Room for @n of at most @max, with a quarter to spare. */
+static guint32
+grown (guint32 n, guint32 max)
+{
+  return MIN ((guint64) n + n / 4, max);
+}
+
 static CipStatus
-label_once (CipRegionTable * table, const CipImage * mask,
+label_once (GstCudaImgprocRegionTable * table,
+    const GstCudaImgprocRegionProps * props, const CipImage * mask,
     const CipImage * intensity, const CipLabelParams * params,
     CipImage * dst, CipStream * stream)
 {
+  CipRegionTable *cip = &table->cip;
+
+  cip->props = props->props;
+  cip->n_props = props->n_props;
   if (stream == NULL)
-    return cip_ref_label (mask, intensity, params, dst, table, NULL);
-  return cip_label (mask, intensity, params, dst, table, stream);
+    return cip_ref_label (mask, intensity, params, dst, cip, NULL);
+  return cip_label (mask, intensity, params, dst, cip, stream);
 }
 
 CipStatus
-gst_cuda_imgproc_region_table_label (CipRegionTable * table,
-    guint max_regions, const CipImage * mask, const CipImage * intensity,
-    const CipLabelParams * params, CipImage * dst, CipStream * stream)
+gst_cuda_imgproc_region_table_label (GstCudaImgprocRegionTable * table,
+    const GstCudaImgprocRegionLimits * limits,
+    const GstCudaImgprocRegionProps * props, const CipImage * mask,
+    const CipImage * intensity, const CipLabelParams * params,
+    CipImage * dst, CipStream * stream)
 {
   CipStatus status = gst_cuda_imgproc_region_table_reserve (table,
-      MIN (INITIAL_CAPACITY, max_regions), stream);
+      MIN (INITIAL_CAPACITY, limits->max_region_stats),
+      props->n_columns ? MIN (INITIAL_CAPACITY, limits->max_regions) : 0,
+      props->n_columns, stream);
 
   if (status == CIP_OK)
-    status = label_once (table, mask, intensity, params, dst, stream);
+    status = label_once (table, props, mask, intensity, params, dst, stream);
   return status;
 }
 
 CipStatus
-gst_cuda_imgproc_region_table_complete (CipRegionTable * table,
-    guint max_regions, const CipImage * mask, const CipImage * intensity,
-    const CipLabelParams * params, CipStream * stream)
+gst_cuda_imgproc_region_table_complete (GstCudaImgprocRegionTable * table,
+    const GstCudaImgprocRegionLimits * limits,
+    const GstCudaImgprocRegionProps * props, const CipImage * mask,
+    const CipImage * intensity, const CipLabelParams * params,
+    CipStream * stream)
 {
+  CipRegionTable *cip = &table->cip;
+  guint32 count = *cip->count;
+  guint32 stats = MIN (count, limits->max_region_stats);
+  guint32 rows = props->n_columns ? MIN (count, limits->max_regions) : 0;
   CipStatus status;
 
-  if (*table->count <= table->capacity || table->capacity >= max_regions)
+  if (stats <= cip->capacity && rows <= cip->column_capacity)
     return CIP_OK;
   status = gst_cuda_imgproc_region_table_reserve (table,
-      MIN (*table->count + *table->count / 4, max_regions), stream);
+      grown (stats, limits->max_region_stats), grown (rows,
+          limits->max_regions), props->n_columns, stream);
   if (status == CIP_OK)
-    status = label_once (table, mask, intensity, params, NULL, stream);
+    status = label_once (table, props, mask, intensity, params, NULL,
+        stream);
   if (status == CIP_OK && stream)
     status = cip_stream_synchronize (stream);
   return status;

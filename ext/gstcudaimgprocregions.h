@@ -46,32 +46,55 @@ gboolean gst_cuda_imgproc_region_props_parse (GstCudaImgprocRegionProps *
 gchar *gst_cuda_imgproc_region_props_to_string (const
     GstCudaImgprocRegionProps * props);
 
-/* The `regionprops` structure of @n regions: one field a column.  One
- * allocation holds every column. */
-GstStructure *gst_cuda_imgproc_region_table_new (const
-    GstCudaImgprocRegionProps * props, const CipRegion * regions, guint n);
+/* The table cip_label() writes, page-locked with a stream (the kernels
+ * write it across the bus), else in system memory, and the size of its
+ * columns' block. */
+typedef struct
+{
+  CipRegionTable cip;
+  gsize columns_size;
+} GstCudaImgprocRegionTable;
 
-/* The table cip_label() writes, of at least @capacity regions:
- * page-locked with a stream (the kernels write it directly), else in
- * system memory.  Kept when it is large enough already. */
-CipStatus gst_cuda_imgproc_region_table_reserve (CipRegionTable * table,
-    guint32 capacity, CipStream * stream);
-void gst_cuda_imgproc_region_table_free (CipRegionTable * table,
+/* How much of a frame's regions a table holds: the statistics of the
+ * first @max_region_stats (for their metas), the columns of the first
+ * @max_regions. */
+typedef struct
+{
+  guint32 max_regions;
+  guint32 max_region_stats;
+} GstCudaImgprocRegionLimits;
+
+/* The `regionprops` structure of the first @n regions of @table: one
+ * field a column, copied out of the table.  One allocation holds every
+ * column. */
+GstStructure *gst_cuda_imgproc_region_table_new (const
+    GstCudaImgprocRegionProps * props, const CipRegionTable * table, guint n);
+
+/* Room for the statistics of @capacity regions and @n_columns columns of
+ * @column_capacity rows; kept when it is large enough already. */
+CipStatus gst_cuda_imgproc_region_table_reserve (GstCudaImgprocRegionTable *
+    table, guint32 capacity, guint32 column_capacity, guint n_columns,
+    CipStream * stream);
+void gst_cuda_imgproc_region_table_free (GstCudaImgprocRegionTable * table,
     CipStream * stream);
 
-/* Labels @mask into @table: cip_label() queued on @stream, or
- * cip_ref_label() without a stream. */
-CipStatus gst_cuda_imgproc_region_table_label (CipRegionTable * table,
-    guint max_regions, const CipImage * mask, const CipImage * intensity,
-    const CipLabelParams * params, CipImage * dst, CipStream * stream);
+/* Labels @mask into @table, with the columns of @props: cip_label()
+ * queued on @stream, or cip_ref_label() without a stream. */
+CipStatus gst_cuda_imgproc_region_table_label (GstCudaImgprocRegionTable *
+    table, const GstCudaImgprocRegionLimits * limits,
+    const GstCudaImgprocRegionProps * props, const CipImage * mask,
+    const CipImage * intensity, const CipLabelParams * params,
+    CipImage * dst, CipStream * stream);
 
 /* Once that labelling is done: a frame with more regions than the table
- * holds grows it, up to @max_regions, and its table is made again (the
- * same @mask and @intensity, not its label image), waited for.  The
- * table is allocated only when the count reaches a new high. */
-CipStatus gst_cuda_imgproc_region_table_complete (CipRegionTable * table,
-    guint max_regions, const CipImage * mask, const CipImage * intensity,
-    const CipLabelParams * params, CipStream * stream);
+ * holds grows it, up to @limits, and its table is made again (the same
+ * @mask and @intensity, not its label image), waited for.  The table is
+ * allocated only when the count reaches a new high. */
+CipStatus gst_cuda_imgproc_region_table_complete (GstCudaImgprocRegionTable *
+    table, const GstCudaImgprocRegionLimits * limits,
+    const GstCudaImgprocRegionProps * props, const CipImage * mask,
+    const CipImage * intensity, const CipLabelParams * params,
+    CipStream * stream);
 
 /* The type of the regions' own metas (ROI and object detection),
  * "cudalabel-region". */

@@ -148,7 +148,8 @@ typedef struct
   CipImage intensity;
   gboolean with_intensity;
   CipLabelParams params;
-  guint max_regions;
+  GstCudaImgprocRegionProps props;
+  GstCudaImgprocRegionLimits limits;
 } GstCudaLabelFrame;
 
 struct _GstCudaLabel
@@ -168,9 +169,9 @@ struct _GstCudaLabel
   guint max_region_metas;
 
   /* The region tables, page-locked on the cuda backend, used in turn: the
-   * held frame's and the next one's.  A table grows (and its frame's
+   * held frames' and the next one's.  A table grows (and its frame's
    * table is made again) when a frame has more regions than ever. */
-  CipRegionTable tables[GST_CUDA_IMGPROC_MAX_HELD];
+  GstCudaImgprocRegionTable tables[GST_CUDA_IMGPROC_MAX_HELD];
   guint next_table;
   /* 0 .. n: the ids of the label image's segmentation (1.26+) */
   guint *segmentation_ids;
@@ -599,16 +600,18 @@ gst_cuda_label_process (GstCudaImgprocFilter * filter, const CipImage * src,
   GstCudaLabel *self = GST_CUDA_LABEL (filter);
   const CipImage *intensity = gst_cuda_imgproc_filter_get_intensity (filter);
   GstCudaLabelFrame *frame = (GstCudaLabelFrame *) readback;
-  CipLabelParams params;
   CipImage *label_dst;
   CipStatus status;
-  guint max_regions;
 
   GST_OBJECT_LOCK (self);
-  params.connectivity = self->connectivity;
-  params.min_area = self->min_area;
-  params.statistics = self->props.statistics;
-  max_regions = self->max_regions;
+  frame->params.connectivity = self->connectivity;
+  frame->params.min_area = self->min_area;
+  frame->params.statistics = self->props.statistics;
+  frame->props = self->props;
+  frame->limits.max_regions = self->max_regions;
+  /* the regions that get a meta of their own need their statistics */
+  frame->limits.max_region_stats = self->roi_meta || self->analytics_meta ?
+      MIN (self->max_region_metas, self->max_regions) : 0;
   GST_OBJECT_UNLOCK (self);
 
   /* The negotiated format decides: GRAY8 is the mask passed through. */
@@ -620,11 +623,10 @@ gst_cuda_label_process (GstCudaImgprocFilter * filter, const CipImage * src,
   frame->with_intensity = intensity != NULL;
   if (intensity)
     frame->intensity = *intensity;
-  frame->params = params;
-  frame->max_regions = max_regions;
 
   status = gst_cuda_imgproc_region_table_label (&self->tables[frame->table],
-      max_regions, src, intensity, &params, label_dst, stream);
+      &frame->limits, &frame->props, src, intensity, &frame->params,
+      label_dst, stream);
   if (status == CIP_OK && label_dst == NULL)
     status = copy_mask (src, dst, stream);
   return status;
@@ -657,30 +659,29 @@ gst_cuda_label_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
   GstCudaLabel *self = GST_CUDA_LABEL (filter);
   GstClockTime pts = GST_BUFFER_PTS (outbuf);
   guint32 count, n, dropped;
-  GstCudaImgprocRegionProps props;
   gboolean post, labels, saturated, roi_meta, analytics_meta, segmentation;
   guint n_metas;
   const GstCudaLabelFrame *frame = (const GstCudaLabelFrame *) readback;
-  CipRegionTable *table = &self->tables[frame->table];
+  const CipRegionTable *table = &self->tables[frame->table].cip;
   GstStructure *columns, *s;
   CipStatus status;
 
-  status = gst_cuda_imgproc_region_table_complete (table,
-      frame->max_regions, &frame->mask,
+  status = gst_cuda_imgproc_region_table_complete (&self->tables
+      [frame->table], &frame->limits, &frame->props, &frame->mask,
       frame->with_intensity ? &frame->intensity : NULL, &frame->params,
       stream);
   if (status != CIP_OK)
     return status;
   count = *table->count;
+  /* what the table holds: each frame as it was asked for */
+  n = MIN (count, frame->limits.max_regions);
+  n_metas = MIN (count, frame->limits.max_region_stats);
 
   GST_OBJECT_LOCK (self);
   self->n_regions = count;
   post = self->post_messages;
   roi_meta = self->roi_meta;
   analytics_meta = self->analytics_meta;
-  props = self->props;
-  n = MIN (count, MIN (table->capacity, self->max_regions));
-  n_metas = MIN (n, self->max_region_metas);
   labels = self->mode == GST_CUDA_LABEL_MODE_LABELS;
   saturated = labels && count > G_MAXUINT16;
   GST_OBJECT_UNLOCK (self);
@@ -715,7 +716,7 @@ gst_cuda_label_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
         segmentation ? 1 : 0);
   if (segmentation)
     add_segmentation (self, outbuf, MIN (count, G_MAXUINT16));
-  columns = gst_cuda_imgproc_region_table_new (&props, table->regions, n);
+  columns = gst_cuda_imgproc_region_table_new (&frame->props, table, n);
   if (post) {
     s = gst_cuda_imgproc_frame_message_new ("cudalabel",
         &GST_BASE_TRANSFORM (filter)->segment, outbuf);

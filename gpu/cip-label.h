@@ -16,6 +16,7 @@
 #include "cip.h"
 #include "cip-format.h"
 #include "cip-pixel.h"
+#include "cip-regionprops.h"
 
 /* The largest id a GRAY16 label image holds; later ids saturate to it. */
 #define CIP_LABEL_GRAY16_MAX 65535u
@@ -96,6 +97,13 @@ cip_label_check (const CipImage * mask, const CipImage * intensity,
     return CIP_ERROR_INVALID_ARGUMENT;
   if (table->capacity > 0 && table->regions == NULL)
     return CIP_ERROR_INVALID_ARGUMENT;
+  if (table->column_capacity > 0 && (table->columns == NULL ||
+          table->n_props > CIP_N_PROPS ||
+          (table->n_props > 0 && table->props == NULL)))
+    return CIP_ERROR_INVALID_ARGUMENT;
+  for (unsigned p = 0; table->column_capacity > 0 && p < table->n_props; p++)
+    if ((unsigned) table->props[p] >= CIP_N_PROPS)
+      return CIP_ERROR_INVALID_ARGUMENT;
   if (cip_image_validate (mask) != CIP_OK ||
       mask->format != CIP_FORMAT_GRAY8)
     return CIP_ERROR_INVALID_ARGUMENT;

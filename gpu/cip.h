@@ -296,33 +296,6 @@ typedef struct
   uint64_t feret_sq4;
 } CipRegion;
 
-/* Where cip_label() writes its statistics: @regions is page-locked host
- * memory (cip_host_alloc) of @capacity entries; regions past the capacity
- * are counted but not written. */
-typedef struct
-{
-  CipRegion *regions;
-  uint32_t capacity;
-  uint32_t *count;              /* page-locked too: the number of regions */
-} CipRegionTable;
-
-/* Connected components of the non-zero pixels of the GRAY8 @mask, labelled
- * 1..N in raster order of each region's first pixel (OpenCV's
- * connectedComponents, scikit-image's label) after regions smaller than
- * min_area are dropped.  @intensity (GRAY8, same size) gives the values
- * averaged per region; NULL averages @mask itself.  @dst, when set, is
- * GRAY16 (label ids, saturated at 65535) or RGBA (cip_label_color() of
- * each id, background black, alpha 255).  The table is valid once the
- * stream is synchronized. */
-/* The colour cip_label() paints region @label with (label > 0): distinct
- * for neighbouring ids, the same on every frame. */
-void cip_label_color (uint32_t label, uint8_t * red, uint8_t * green,
-    uint8_t * blue);
-
-CipStatus cip_label (const CipImage * mask, const CipImage * intensity,
-    const CipLabelParams * params, CipImage * dst, CipRegionTable * table,
-    CipStream * stream);
-
 /* Region properties, named and defined as scikit-image's regionprops
  * (2-D, rows and columns: docs/regionprops.md), computed from a region's
  * statistics.  The same for both backends: cip_label() and cip_ref_label()
@@ -351,6 +324,40 @@ typedef enum
   CIP_PROP_SOLIDITY,
   CIP_N_PROPS
 } CipRegionProperty;
+
+/* Where cip_label() writes its results, all in page-locked host memory
+ * (cip_host_alloc), which the GPU writes across the bus: the statistics
+ * of the first @capacity regions into @regions, and the first
+ * @column_capacity regions' values of @props (cip_region_property_row())
+ * into @columns, column c from columns + c * column_capacity.  Regions
+ * past a capacity are counted but not written. */
+typedef struct
+{
+  CipRegion *regions;           /* may be NULL when @capacity is 0 */
+  uint32_t capacity;
+  uint32_t *count;              /* the number of regions */
+  double *columns;              /* may be NULL when @column_capacity is 0 */
+  uint32_t column_capacity;
+  const CipRegionProperty *props;
+  unsigned n_props;
+} CipRegionTable;
+
+/* The colour cip_label() paints region @label with (label > 0): distinct
+ * for neighbouring ids, the same on every frame. */
+void cip_label_color (uint32_t label, uint8_t * red, uint8_t * green,
+    uint8_t * blue);
+
+/* Connected components of the non-zero pixels of the GRAY8 @mask, labelled
+ * 1..N in raster order of each region's first pixel (OpenCV's
+ * connectedComponents, scikit-image's label) after regions smaller than
+ * min_area are dropped.  @intensity (GRAY8, same size) gives the values
+ * averaged per region; NULL averages @mask itself.  @dst, when set, is
+ * GRAY16 (label ids, saturated at 65535) or RGBA (cip_label_color() of
+ * each id, background black, alpha 255).  The table is valid once the
+ * stream is synchronized. */
+CipStatus cip_label (const CipImage * mask, const CipImage * intensity,
+    const CipLabelParams * params, CipImage * dst, CipRegionTable * table,
+    CipStream * stream);
 
 /* scikit-image's name of @prop ("area", "bbox", ...). */
 const char *cip_region_property_name (CipRegionProperty prop);

@@ -24,8 +24,9 @@
  *     groups in a small shared hash table, and one set of global atomics
  *     per region and tile follows; paints @dst when nothing is filtered;
  *  5. with min_area > 1: keep flags counted per block, their prefix sum,
- *  6. finalize: the final ids, and the table written straight into the
- *     caller's page-locked memory, coalesced;
+ *  6. finalize: the final ids, and the table (the regions' statistics,
+ *     the properties' columns) written straight into the caller's
+ *     page-locked memory, coalesced;
  *  7. with min_area > 1 and @dst: paint with the final ids.
  *
  * The table goes straight to host memory: "All host memory allocated
@@ -38,7 +39,7 @@
  * value through which that memory is accessed on the host" (CUDA Runtime
  * API, Unified Addressing, "Automatic Mapping of Host Allocated Host
  * Memory"); unified addressing is always on in 64-bit processes.  Only
- * min (count, capacity) entries cross the bus. */
+ * the entries the table holds cross the bus. */
 
 #include "cip-cuda.cuh"
 #include "cip-label.h"
@@ -134,6 +135,11 @@ struct LabelArgs
   CipRegion *table;
   uint32_t capacity;
   uint32_t *count;
+  /* the properties' columns (cip_region_property_row) */
+  double *columns;
+  uint32_t column_capacity;
+  uint32_t n_props;
+  CipRegionProperty props[CIP_N_PROPS];
 };
 
 /* Union-find */
@@ -1155,6 +1161,11 @@ finalize_kernel (LabelArgs p)
     }
     __syncthreads ();
 
+    /* A region's values, a thread each: consecutive ids, so each
+     * column's row is written by consecutive lanes. */
+    if (threadIdx.x < kept && first + threadIdx.x < p.column_capacity)
+      cip_region_property_row (&staged[threadIdx.x], p.props, p.n_props,
+          p.columns, p.column_capacity, first + threadIdx.x);
     if (first < p.capacity) {
       uint32_t words = min (kept, p.capacity - first) *
           (uint32_t) (sizeof (CipRegion) / sizeof (uint64_t));
@@ -1554,6 +1565,11 @@ cip_label (const CipImage * mask, const CipImage * intensity,
   p.table = table->regions;
   p.capacity = table->capacity;
   p.count = table->count;
+  p.columns = table->columns;
+  p.column_capacity = table->column_capacity;
+  p.n_props = table->column_capacity > 0 ? table->n_props : 0;
+  for (uint32_t i = 0; i < p.n_props; i++)
+    p.props[i] = table->props[i];
   p.background = false;
   p.hull_chunks = (uint32_t *) hulls;
   p.row_first = hulls ? p.hull_chunks + n_region_blocks : NULL;

@@ -380,6 +380,9 @@ cip_ref_label (const CipImage * mask, const CipImage * intensity,
       r->intensity_min = r->intensity_max = 0;
     if (kept <= table->capacity)
       table->regions[kept - 1] = *r;
+    if (kept <= table->column_capacity)
+      cip_region_property_row (r, table->props, table->n_props,
+          table->columns, table->column_capacity, kept - 1);
   }
   *table->count = kept;
 

@@ -132,6 +132,9 @@ typedef struct
    * and a GRAY16 label image. */
   CipRegionTable count_only;
   CipRegionTable all_regions;
+  /* cudalabel's by default: the first 1000 regions' statistics (their
+   * metas), every region's default columns */
+  CipRegionTable element;
   CipImage label_ids;
   /* The chains' images between their kernels, and cudalabel's colour
    * output. */
@@ -164,6 +167,15 @@ static const CipMaskParams mask_params = { 128, 255, false };
 /* A 50% mask of uniform bytes. */
 static const CipMaskParams half_mask = { 127, 255, false };
 static const CipLabelParams label_params = { 8, 0 };
+/* cudalabel's default properties (label, area, bbox, centroid,
+ * intensity_mean: nine columns) and regions with a meta of their own. */
+static const CipRegionProperty element_props[] = {
+  CIP_PROP_LABEL, CIP_PROP_AREA, CIP_PROP_BBOX, CIP_PROP_CENTROID,
+  CIP_PROP_INTENSITY_MEAN
+};
+
+#define ELEMENT_COLUMNS 9
+#define ELEMENT_REGION_METAS 1000
 
 static const struct
 {
@@ -392,14 +404,14 @@ run_workflow_without_label (Ctx * c, const CipImage * src, CipImage * dst)
 }
 
 /* ... then cudalabel's default: the labels painted in colour, the default
- * table (no statistics beyond the basic ones), the blurred frame (what
- * cudaotsu thresholded) as the intensity image. */
+ * table's columns and the statistics of the regions with a meta, the
+ * blurred frame (what cudaotsu thresholded) as the intensity image. */
 static gboolean
 run_workflow (Ctx * c, const CipImage * src, CipImage * dst)
 {
   return run_workflow_without_label (c, src, &c->between[3])
       && cip_label (&c->between[3], &c->between[1], &label_params,
-      &c->painted, &c->all_regions, c->stream) == CIP_OK;
+      &c->painted, &c->element, c->stream) == CIP_OK;
 }
 
 #ifdef HAVE_NPP
@@ -934,12 +946,23 @@ label_tables_alloc (Ctx * c, int width, int height)
           c->stream) != CIP_OK
       || cip_host_alloc ((void **) &c->all_regions.regions,
           (size_t) capacity * sizeof (CipRegion), c->stream) != CIP_OK
+      || cip_host_alloc ((void **) &c->element.count, sizeof (uint32_t),
+          c->stream) != CIP_OK
+      || cip_host_alloc ((void **) &c->element.regions,
+          ELEMENT_REGION_METAS * sizeof (CipRegion), c->stream) != CIP_OK
+      || cip_host_alloc ((void **) &c->element.columns,
+          (size_t) capacity * ELEMENT_COLUMNS * sizeof (double),
+          c->stream) != CIP_OK
       || cip_image_alloc (&c->label_ids, width, height, CIP_FORMAT_GRAY16,
           c->stream) != CIP_OK) {
     g_printerr ("label tables: %s\n", cip_stream_error (c->stream));
     return FALSE;
   }
   c->all_regions.capacity = capacity;
+  c->element.capacity = ELEMENT_REGION_METAS;
+  c->element.column_capacity = capacity;
+  c->element.props = element_props;
+  c->element.n_props = G_N_ELEMENTS (element_props);
   return TRUE;
 }
 
@@ -949,9 +972,13 @@ label_tables_free (Ctx * c)
   cip_host_free (c->count_only.count, c->stream);
   cip_host_free (c->all_regions.count, c->stream);
   cip_host_free (c->all_regions.regions, c->stream);
+  cip_host_free (c->element.count, c->stream);
+  cip_host_free (c->element.regions, c->stream);
+  cip_host_free (c->element.columns, c->stream);
   cip_image_free (&c->label_ids, c->stream);
   memset (&c->count_only, 0, sizeof (c->count_only));
   memset (&c->all_regions, 0, sizeof (c->all_regions));
+  memset (&c->element, 0, sizeof (c->element));
 }
 
 /* Number of input/output pairs whose bytes exceed @rotation_bytes. */

@@ -47,8 +47,22 @@ run (const CipImage * mask, const CipImage * intensity, int connectivity,
     guint32 min_area, CipImage * dst, guint32 capacity)
 {
   CipLabelParams params = { connectivity, min_area, run_statistics };
-  CipRegionTable t;
+  CipRegionTable t = { 0 };
   Table out;
+  CipRegionProperty props[CIP_N_PROPS];
+  guint n_props = 0, n_columns = 0, p, c;
+  guint32 rows = MIN (capacity / 2 + 1, 1u << 16), n;
+  double *columns, *want;
+
+  /* with the columns of every property the statistics allow, of about
+   * half as many rows, and a guard value after them */
+  for (p = 0; p < CIP_N_PROPS; p++)
+    if ((cip_region_property_statistics (p) & ~run_statistics) == 0) {
+      props[n_props++] = p;
+      n_columns += cip_region_property_columns (p);
+    }
+  columns = g_malloc (((gsize) n_columns * rows + 1) * sizeof (double));
+  memset (columns, GUARD, ((gsize) n_columns * rows + 1) * sizeof (double));
 
   out.capacity = capacity;
   out.regions = g_malloc ((capacity + 1) * sizeof (CipRegion));
@@ -57,8 +71,25 @@ run (const CipImage * mask, const CipImage * intensity, int connectivity,
   t.regions = out.regions;
   t.capacity = capacity;
   t.count = &out.count;
+  t.columns = columns;
+  t.column_capacity = rows;
+  t.props = props;
+  t.n_props = n_props;
   g_assert_cmpint (cip_ref_label (mask, intensity, &params, dst, &t, NULL),
       ==, CIP_OK);
+
+  /* each row is its region's values, as cip_region_property_table()
+   * computes them from the statistics */
+  n = MIN (MIN (out.count, rows), capacity);
+  want = g_malloc0 (MAX ((gsize) n_columns * n, 1) * sizeof (double));
+  cip_region_property_table (out.regions, n, props, n_props, want);
+  for (c = 0; c < n_columns; c++)
+    g_assert_cmpmem (&columns[(gsize) c * rows], n * sizeof (double),
+        &want[(gsize) c * n], n * sizeof (double));
+  g_assert_cmpuint (((guint8 *) & columns[(gsize) n_columns * rows])[0], ==,
+      GUARD);
+  g_free (want);
+  g_free (columns);
   return out;
 }
 
