@@ -63,8 +63,11 @@ gst_cuda_imgproc_frame_path_start (GstCudaImgprocFilter * filter,
   if (status == CIP_OK && klass->report)
     status = gst_cuda_imgproc_reports_init (&priv->reports,
         klass->readback_size, priv->device.stream);
+  /* a held frame's wait sleeps: with many pipelines, spinning waits take
+   * the cores the others need */
   for (i = 0; status == CIP_OK && i < GST_CUDA_IMGPROC_MAX_HELD; i++)
-    status = cip_event_new (&priv->held[i].done, priv->device.stream);
+    status = cip_event_new_blocking (&priv->held[i].done,
+        priv->device.stream);
   gst_cuda_context_pop (NULL);
   if (status != CIP_OK)
     goto alloc_failed;

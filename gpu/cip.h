@@ -134,6 +134,10 @@ const char *cip_stream_error (const CipStream * stream);
 typedef struct _CipEvent CipEvent;
 
 CipStatus cip_event_new (CipEvent ** event, CipStream * stream);
+/* An event whose host waits sleep until the GPU has passed it, instead of
+ * spinning: for waits that may be long, where several threads wait at
+ * once. */
+CipStatus cip_event_new_blocking (CipEvent ** event, CipStream * stream);
 void cip_event_free (CipEvent * event);
 /* Marks the work enqueued on @stream so far. */
 CipStatus cip_event_record (CipEvent * event, CipStream * stream);

@@ -364,8 +364,8 @@ struct _CipEvent
   cudaEvent_t event;
 };
 
-CipStatus
-cip_event_new (CipEvent ** event, CipStream * stream)
+static CipStatus
+event_new (CipEvent ** event, unsigned int flags, CipStream * stream)
 {
   CipEvent *e = (CipEvent *) calloc (1, sizeof (CipEvent));
 
@@ -373,13 +373,25 @@ cip_event_new (CipEvent ** event, CipStream * stream)
     return CIP_ERROR_OUT_OF_MEMORY;
   /* No timing: recording and waiting stay cheap. */
   cudaError_t err = cudaEventCreateWithFlags (&e->event,
-      cudaEventDisableTiming);
+      cudaEventDisableTiming | flags);
   if (err != cudaSuccess) {
     free (e);
     return cip_cuda_fail (stream, "cudaEventCreateWithFlags", err);
   }
   *event = e;
   return CIP_OK;
+}
+
+CipStatus
+cip_event_new (CipEvent ** event, CipStream * stream)
+{
+  return event_new (event, 0, stream);
+}
+
+CipStatus
+cip_event_new_blocking (CipEvent ** event, CipStream * stream)
+{
+  return event_new (event, cudaEventBlockingSync, stream);
 }
 
 void
