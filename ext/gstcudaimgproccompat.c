@@ -125,6 +125,14 @@ gst_cuda_imgproc_add_analytics_regions (GstBuffer * buffer, GQuark type,
 
   if (n == 0)
     return 0;
+  /* A pooled buffer keeps its relation meta, emptied, sized for the frame
+   * it was made for: one for fewer entries would grow by that many at a
+   * time, copying its matrix each time.  Made again to size. */
+  meta = gst_buffer_get_analytics_relation_meta (buffer);
+  if (meta != NULL && gst_analytics_relation_get_length (meta) == 0) {
+    gst_buffer_remove_meta (buffer, (GstMeta *) meta);
+    meta = NULL;
+  }
   /* GStreamer keeps one a frame: an input's, passed on, takes ours too. */
   meta = gst_buffer_add_analytics_relation_meta_full (buffer, &params);
   if (meta == NULL)

@@ -129,7 +129,7 @@ enum
  * GstVideoRegionOfInterestMeta. */
 #define DEFAULT_ANALYTICS_META (gst_cuda_imgproc_have_analytics_meta ())
 #define DEFAULT_ROI_META (!DEFAULT_ANALYTICS_META)
-#define DEFAULT_MAX_REGION_METAS 1000
+#define DEFAULT_MAX_REGION_METAS 512
 
 static const gchar *const input_formats[] = { "GRAY8", NULL };
 
@@ -412,7 +412,8 @@ gst_cuda_label_class_init (GstCudaLabelClass * klass)
    * meta costs about half a microsecond (a structure each), an analytics
    * entry a few tens of nanoseconds, but the analytics meta also keeps a
    * matrix of its entries' relations, whose size grows with their square
-   * (1 MB at 1000).  The region table (`max-regions`) holds them all.
+   * (1 MB at 1000, made or cleared with every frame).  The region table
+   * (`max-regions`) holds them all.
    *
    * Since: 0.2
    */

@@ -500,6 +500,12 @@ static const Case gpu_cases[] = {
       "feret_diameter_max"),
   LABEL_ROW ("+ holes", "label,area,area_filled"),
   LABEL_ROW ("every property", ALL_PROPERTIES),
+  /* The per-region metas' cap: each region up to it costs an entry, and
+   * the analytics meta a matrix of the cap's square. */
+  LABEL_ROW ("default table, 256 region metas",
+      "label,area,bbox,centroid,intensity_mean max-region-metas=256"),
+  LABEL_ROW ("default table, 1000 region metas",
+      "label,area,bbox,centroid,intensity_mean max-region-metas=1000"),
   /* Without a meta per region: the table alone. */
   LABEL_ROW ("default table, no per-region metas",
       "label,area,bbox,centroid,intensity_mean max-region-metas=0"),
