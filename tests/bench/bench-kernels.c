@@ -695,10 +695,15 @@ floor_row (const char *name, size_t bytes, double traffic, const Timing * t)
 #define FRAME_COPY_MAX_PIPELINES 16
 #define FRAME_UP_BYTES ((size_t) 1920 * 1080 * 4)
 #define FRAME_DOWN_BYTES ((size_t) 1920 * 1080)
+/* Host frames a pipeline cycles through each way, as bench-elements'
+ * sources do (N_SOURCE_FRAMES): the host memory the copies touch grows
+ * with the pipelines, as theirs does. */
+#define FRAME_COPY_HOST_FRAMES 4
 
 typedef struct
 {
-  void *host_up, *host_down, *dev_up, *dev_down;
+  void *host_up[FRAME_COPY_HOST_FRAMES], *host_down[FRAME_COPY_HOST_FRAMES];
+  void *dev_up, *dev_down;
   cudaStream_t up, down;
   cudaEvent_t done;
 } FrameCopies;
@@ -706,10 +711,11 @@ typedef struct
 /* Microseconds a frame: FRAME_COPY_FRAMES frames shared out over the
  * first @n pipelines of @f, all started together (@overlapped: uploads
  * and downloads on their own streams, else one after the other on the
- * upload stream). */
+ * upload stream), each pipeline cycling through @host_frames of its host
+ * frames. */
 static gboolean
 time_frame_copies (Ctx * c, FrameCopies * f, int n, gboolean overlapped,
-    double *us)
+    int host_frames, double *us)
 {
   float ms;
   int i, k;
@@ -721,10 +727,11 @@ time_frame_copies (Ctx * c, FrameCopies * f, int n, gboolean overlapped,
   }
   for (i = 0; i < FRAME_COPY_FRAMES; i++) {
     FrameCopies *p = &f[i % n];
+    int h = (i / n) % host_frames;
 
-    CUDA_CHECK (cudaMemcpyAsync (p->dev_up, p->host_up, FRAME_UP_BYTES,
+    CUDA_CHECK (cudaMemcpyAsync (p->dev_up, p->host_up[h], FRAME_UP_BYTES,
             cudaMemcpyHostToDevice, p->up));
-    CUDA_CHECK (cudaMemcpyAsync (p->host_down, p->dev_down,
+    CUDA_CHECK (cudaMemcpyAsync (p->host_down[h], p->dev_down,
             FRAME_DOWN_BYTES, cudaMemcpyDeviceToHost,
             overlapped ? p->down : p->up));
   }
@@ -744,17 +751,27 @@ time_frame_copies (Ctx * c, FrameCopies * f, int n, gboolean overlapped,
 static void
 run_frame_floors (Ctx * c)
 {
-  static const int pipelines[] = { 1, 1, 2, 4, 8, 16 };
+  /* the first row one after the other, the others overlapped; the last
+   * three with one host frame a pipeline each way */
+  static const int pipelines[] = { 1, 1, 2, 4, 8, 16, 1, 8, 16 };
   FrameCopies f[FRAME_COPY_MAX_PIPELINES];
-  int k, i;
+  int k, i, h;
+  gboolean allocated = TRUE;
 
   memset (f, 0, sizeof (f));
   for (k = 0; k < FRAME_COPY_MAX_PIPELINES; k++)
-    if (cudaHostAlloc (&f[k].host_up, FRAME_UP_BYTES,
-            cudaHostAllocDefault) != cudaSuccess
-        || cudaHostAlloc (&f[k].host_down, FRAME_DOWN_BYTES,
-            cudaHostAllocDefault) != cudaSuccess
-        || cudaMalloc (&f[k].dev_up, FRAME_UP_BYTES) != cudaSuccess
+    for (h = 0; h < FRAME_COPY_HOST_FRAMES; h++) {
+      allocated = allocated && cudaHostAlloc (&f[k].host_up[h],
+          FRAME_UP_BYTES, cudaHostAllocDefault) == cudaSuccess
+          && cudaHostAlloc (&f[k].host_down[h], FRAME_DOWN_BYTES,
+          cudaHostAllocDefault) == cudaSuccess;
+      if (allocated) {
+        memset (f[k].host_up[h], 0x5a, FRAME_UP_BYTES);
+        memset (f[k].host_down[h], 0xa5, FRAME_DOWN_BYTES);
+      }
+    }
+  for (k = 0; k < FRAME_COPY_MAX_PIPELINES; k++)
+    if (!allocated || cudaMalloc (&f[k].dev_up, FRAME_UP_BYTES) != cudaSuccess
         || cudaMalloc (&f[k].dev_down, FRAME_DOWN_BYTES) != cudaSuccess
         || cudaStreamCreateWithFlags (&f[k].up,
             cudaStreamNonBlocking) != cudaSuccess
@@ -765,17 +782,15 @@ run_frame_floors (Ctx * c)
       g_printerr ("frame floors: allocation failed\n");
       n_failed++;
       goto out;
-    } else {
-      memset (f[k].host_up, 0x5a, FRAME_UP_BYTES);
-      memset (f[k].host_down, 0xa5, FRAME_DOWN_BYTES);
     }
 
-  /* the first row one after the other, the others overlapped */
   for (i = 0; i < (int) G_N_ELEMENTS (pipelines); i++) {
     gboolean overlapped = i > 0;
+    int host_frames = i < 6 ? FRAME_COPY_HOST_FRAMES : 1;
     gchar *name = overlapped ?
         g_strdup_printf ("1080p frames, RGBA up and GRAY8 down, %d "
-        "pipeline%s overlapped", pipelines[i], pipelines[i] > 1 ? "s" : "") :
+        "pipeline%s overlapped%s", pipelines[i], pipelines[i] > 1 ? "s" : "",
+        host_frames == 1 ? ", one host frame each" : "") :
         g_strdup ("1080p frames, RGBA up and GRAY8 down, in turn");
     double us[FRAME_COPY_REPEATS];
     gboolean ok = TRUE;
@@ -783,7 +798,8 @@ run_frame_floors (Ctx * c)
     int r;
 
     for (r = 0; ok && r < FRAME_COPY_REPEATS; r++)
-      ok = time_frame_copies (c, f, pipelines[i], overlapped, &us[r]);
+      ok = time_frame_copies (c, f, pipelines[i], overlapped, host_frames,
+          &us[r]);
     if (ok) {
       timing_from_samples (us, FRAME_COPY_REPEATS, &t);
       t.host_us = NAN;
@@ -809,8 +825,10 @@ out:
       cudaEventDestroy (f[k].done);
     cudaFree (f[k].dev_up);
     cudaFree (f[k].dev_down);
-    cudaFreeHost (f[k].host_up);
-    cudaFreeHost (f[k].host_down);
+    for (h = 0; h < FRAME_COPY_HOST_FRAMES; h++) {
+      cudaFreeHost (f[k].host_up[h]);
+      cudaFreeHost (f[k].host_down[h]);
+    }
   }
 }
 
