@@ -1118,7 +1118,9 @@ finalize_kernel (LabelArgs p)
     rank = block_rank (keep, warp_counts, &kept);
 
     if (r < n) {
-      LabelAccum a = p.regions[r];
+      /* a reference, not a copy: only the statistics asked for were
+       * gathered, and only those are read */
+      const LabelAccum & a = p.regions[r];
 
       p.regions[r].final_id = keep ? first + rank + 1 : 0;
       if (keep) {
