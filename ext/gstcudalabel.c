@@ -129,7 +129,7 @@ enum
  * GstVideoRegionOfInterestMeta. */
 #define DEFAULT_ANALYTICS_META (gst_cuda_imgproc_have_analytics_meta ())
 #define DEFAULT_ROI_META (!DEFAULT_ANALYTICS_META)
-#define DEFAULT_MAX_REGION_METAS 512
+#define DEFAULT_MAX_REGION_METAS 256
 
 static const gchar *const input_formats[] = { "GRAY8", NULL };
 

@@ -502,8 +502,8 @@ static const Case gpu_cases[] = {
   LABEL_ROW ("every property", ALL_PROPERTIES),
   /* The per-region metas' cap: each region up to it costs an entry, and
    * the analytics meta a matrix of the cap's square. */
-  LABEL_ROW ("default table, 256 region metas",
-      "label,area,bbox,centroid,intensity_mean max-region-metas=256"),
+  LABEL_ROW ("default table, 512 region metas",
+      "label,area,bbox,centroid,intensity_mean max-region-metas=512"),
   LABEL_ROW ("default table, 1000 region metas",
       "label,area,bbox,centroid,intensity_mean max-region-metas=1000"),
   /* Without a meta per region: the table alone. */

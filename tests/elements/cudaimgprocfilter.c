@@ -176,7 +176,7 @@ static const PropertyCase label_properties[] = {
    * cudalabel). */
   {"roi-meta", G_TYPE_BOOLEAN, TRUE, NULL, NULL, NULL, NULL},
   {"analytics-meta", G_TYPE_BOOLEAN, TRUE, NULL, NULL, NULL, NULL},
-  {"max-region-metas", G_TYPE_UINT, TRUE, "512", "0", "2147483647", NULL},
+  {"max-region-metas", G_TYPE_UINT, TRUE, "256", "0", "2147483647", NULL},
 };
 
 static void
