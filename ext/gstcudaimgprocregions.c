@@ -121,13 +121,16 @@ gst_cuda_imgproc_region_table_new (const GstCudaImgprocRegionProps * props,
   return structure;
 }
 
+/* Frees *@ptr and clears it: a failed allocation after it leaves no
+ * pointer behind to free again. */
 static void
-host_free (gpointer ptr, CipStream * stream)
+host_free (gpointer * ptr, CipStream * stream)
 {
   if (stream)
-    cip_host_free (ptr, stream);
+    cip_host_free (*ptr, stream);
   else
-    g_free (ptr);
+    g_free (*ptr);
+  *ptr = NULL;
 }
 
 /* Page-locked with a stream (the kernels write it across the bus), else
@@ -145,9 +148,9 @@ void
 gst_cuda_imgproc_region_table_free (GstCudaImgprocRegionTable * table,
     CipStream * stream)
 {
-  host_free (table->cip.regions, stream);
-  host_free (table->cip.columns, stream);
-  host_free (table->cip.count, stream);
+  host_free ((gpointer *) & table->cip.regions, stream);
+  host_free ((gpointer *) & table->cip.columns, stream);
+  host_free ((gpointer *) & table->cip.count, stream);
   memset (table, 0, sizeof (*table));
 }
 
@@ -168,7 +171,7 @@ gst_cuda_imgproc_region_table_reserve (GstCudaImgprocRegionTable * table,
   }
   if (capacity > cip->capacity) {
     GST_DEBUG ("region table: statistics of %u regions", capacity);
-    host_free (cip->regions, stream);
+    host_free ((gpointer *) & cip->regions, stream);
     cip->capacity = 0;
     status = host_alloc ((gpointer *) & cip->regions,
         (gsize) capacity * sizeof (CipRegion), stream);
@@ -184,7 +187,7 @@ gst_cuda_imgproc_region_table_reserve (GstCudaImgprocRegionTable * table,
 
     GST_DEBUG ("region table: %u columns of %u rows", n_columns,
         column_capacity);
-    host_free (cip->columns, stream);
+    host_free ((gpointer *) & cip->columns, stream);
     cip->column_capacity = 0;
     table->columns_size = 0;
     status = host_alloc ((gpointer *) & cip->columns, size, stream);
