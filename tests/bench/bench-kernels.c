@@ -1520,8 +1520,10 @@ run_quick (void)
   g_free (dst.data);
 }
 
-/* The region table: what cudalabel does on the host per frame with a
- * table read back, against a memcpy of the bytes it writes. */
+/* The region table's columns from the regions' statistics, as the
+ * reference computes them (cudalabel's cpu backend; the cuda backend's
+ * labelling kernel writes them itself), against a memcpy of the same
+ * bytes, which is what the cuda backend's host does per frame. */
 
 #define TABLE_RUNS 200
 
