@@ -11,6 +11,8 @@
 #include "config.h"
 #endif
 
+#include <string.h>
+
 #include <gst/cuda/gstcudamemory.h>
 
 #include "gstcudaimgprocframe.h"
@@ -147,6 +149,19 @@ gst_cuda_imgproc_is_device_frame (GstBuffer * buffer, GstCudaContext * context)
       GST_CUDA_MEMORY_CAST (mem)->context == context;
 }
 
+/* Row by row: gst_video_frame_copy_plane() copies whole strides at once
+ * where the two frames' match (1.28), reading past a last row that a
+ * video meta ends at its pixels. */
+static void
+copy_plane_rows (const CipImage * src, CipImage * dst)
+{
+  gint y;
+
+  for (y = 0; y < dst->height; y++)
+    memcpy ((guint8 *) dst->data + (gsize) y * dst->stride,
+        (const guint8 *) src->data + (gsize) y * src->stride, dst->width);
+}
+
 CipStatus
 gst_cuda_imgproc_frame_finish_chroma (GstVideoFrame * in, GstVideoFrame * out,
     gboolean neutral, CipStream * stream)
@@ -164,13 +179,14 @@ gst_cuda_imgproc_frame_finish_chroma (GstVideoFrame * in, GstVideoFrame * out,
     if (neutral) {
       status = stream ? cip_fill (&out_plane, CIP_NEUTRAL_CHROMA, stream) :
           cip_ref_fill (&out_plane, CIP_NEUTRAL_CHROMA, NULL);
-    } else if (stream) {
+    } else {
       CipImage in_plane = gst_cuda_imgproc_plane_image (in, plane,
           CIP_FORMAT_GRAY8);
 
-      status = cip_copy (&in_plane, &out_plane, stream);
-    } else {
-      gst_video_frame_copy_plane (out, in, plane);
+      if (stream)
+        status = cip_copy (&in_plane, &out_plane, stream);
+      else
+        copy_plane_rows (&in_plane, &out_plane);
     }
   }
   return status;

@@ -192,6 +192,11 @@ def corpus():
     seeds["cudablur-meta-short"] = entry(
         "cudablur", "BGRx", 12, 12, meta=(8, [(4, 0, "none", 0, 0)]),
         length="short", adjust=5)
+    # Rows padded to the stride GStreamer gives the output, the buffer
+    # ending at the last row's pixels: whole-stride copies read past it.
+    seeds["cudaequalize-NV12-meta-unpadded-end"] = entry(
+        "cudaequalize", "NV12", 6, 6, meta=(0, [(2, 0, "none", 0, 0)] * 2),
+        length="short", adjust=1, pixels=ramp(30, 7))
     seeds["cudamask-meta-negative-stride"] = entry(
         "cudamask", "GRAY8", 16, 4, meta=(0, [(0, 0, "stride", -16, 0)]))
     seeds["cudamask-meta-zero-stride"] = entry(
