@@ -520,14 +520,21 @@ cip_test_expected_default (const gchar * element, const CipImage * src)
 GstMessage *
 cip_test_bus_pop_type (GstBus * bus, GstMessageType type)
 {
-  GstMessage *msg;
+  GQueue errors = G_QUEUE_INIT;
+  GstMessage *msg, *error;
 
   while ((msg = gst_bus_pop (bus)) != NULL) {
     if (GST_MESSAGE_TYPE (msg) & type)
-      return msg;
-    gst_message_unref (msg);
+      break;
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
+      g_queue_push_tail (&errors, msg);
+    else
+      gst_message_unref (msg);
   }
-  return NULL;
+  /* Errors stay for cip_test_bus_pop_errors(), behind what is left. */
+  while ((error = g_queue_pop_head (&errors)))
+    gst_bus_post (bus, error);
+  return msg;
 }
 
 guint

@@ -157,13 +157,15 @@ void cip_test_assert_buffer_plane_equal (GstBuffer * a, GstBuffer * b,
 CipImage cip_test_expected_default (const gchar * element,
     const CipImage * src);
 
+/* The oldest message of @type on @bus, dropping older ones of other types
+ * but errors (as gst_bus_pop_filtered() does, but releasing each outside
+ * the bus's lock: a dropped message may hold the last reference to a pad,
+ * whose unlinking posts to the same bus).  The errors passed over are
+ * posted again, for cip_test_bus_pop_errors() to count. */
+GstMessage *cip_test_bus_pop_type (GstBus * bus, GstMessageType type);
+
 /* Pops every error message on @bus; returns how many there were and, if
  * @first is set, the first one's error. */
-/* The oldest message of @type on @bus, dropping older ones of other types
- * (as gst_bus_pop_filtered() does, but releasing each outside the bus's
- * lock: a dropped message may hold the last reference to a pad, whose
- * unlinking posts to the same bus). */
-GstMessage *cip_test_bus_pop_type (GstBus * bus, GstMessageType type);
 guint cip_test_bus_pop_errors (GstBus * bus, GError ** first);
 
 /* Fails the test unless exactly one error message is on @bus, with @domain
