@@ -79,7 +79,8 @@ run (const CipImage * mask, const CipImage * intensity, int connectivity,
       ==, CIP_OK);
 
   /* each row is its region's values, as cip_region_property_table()
-   * computes them from the statistics */
+   * computes them from the statistics (the values themselves are held to
+   * scikit-image's in tests/elements/cudalabel.c) */
   n = MIN (MIN (out.count, rows), capacity);
   want = g_malloc0 (MAX ((gsize) n_columns * n, 1) * sizeof (double));
   cip_region_property_table (out.regions, n, props, n_props, want);
@@ -207,7 +208,6 @@ check_group (GKeyFile * file, const char *group, const CipImage * mask,
   if (g_key_file_has_key (file, group, "mask-means-sum", NULL))
     check_key (file, group, "mask-means-sum", table_sum (&none, SUM_MEANS));
   g_assert_cmpuint (none.count, ==, t.count);
-  g_assert_cmpint (memcmp (none.regions, t.regions, 0), ==, 0);
   for (guint32 k = 0; k < t.count; k++) {
     g_assert_cmpuint (t.regions[k].label, ==, k + 1);
     g_assert_cmpmem (&t.regions[k], offsetof (CipRegion, sum_intensity),
