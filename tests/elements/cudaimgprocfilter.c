@@ -117,66 +117,78 @@ GST_START_TEST (test_plugin_has_its_elements)
 
 GST_END_TEST;
 
+/* When a property may be set, as docs/elements.md says: never (read-only),
+ * in NULL and READY, or in PLAYING too; and whether it is controllable. */
+enum
+{
+  READ_ONLY = 0,
+  READY = 1,
+  PLAYING = 2,
+  CONTROLLABLE = 4,
+};
+
 typedef struct
 {
   const gchar *name;
   GType fundamental;            /* G_TYPE_ENUM, G_TYPE_UINT... */
-  gboolean writable;
+  guint settable;               /* READY, PLAYING, CONTROLLABLE */
   const gchar *default_value;   /* as gst_value_serialize() writes it */
   const gchar *min, *max;       /* numbers only */
   const gchar *nicks;           /* enums only: every value's nick */
 } PropertyCase;
 
 static const PropertyCase common_properties[] = {
-  {"backend", G_TYPE_ENUM, TRUE, "cuda", NULL, NULL, "cuda,cpu"},
-  {"cuda-device-id", G_TYPE_INT, TRUE, "-1", "-1", "2147483647", NULL},
-  {"stats", G_TYPE_BOXED, FALSE, NULL, NULL, NULL, NULL},
+  {"backend", G_TYPE_ENUM, READY, "cuda", NULL, NULL, "cuda,cpu"},
+  {"cuda-device-id", G_TYPE_INT, READY, "-1", "-1", "2147483647", NULL},
+  {"stats", G_TYPE_BOXED, READ_ONLY, NULL, NULL, NULL, NULL},
 };
 
 static const PropertyCase gray_properties[] = {
-  {"method", G_TYPE_ENUM, TRUE, "bt601", NULL, NULL,
+  {"method", G_TYPE_ENUM, PLAYING, "bt601", NULL, NULL,
       "bt601,bt709,luminosity,average"},
 };
 
 static const PropertyCase mask_properties[] = {
-  {"threshold", G_TYPE_UINT, TRUE, "0", "0", "255", NULL},
-  {"foreground", G_TYPE_UINT, TRUE, "255", "0", "255", NULL},
-  {"invert", G_TYPE_BOOLEAN, TRUE, "false", NULL, NULL, NULL},
+  {"threshold", G_TYPE_UINT, PLAYING | CONTROLLABLE, "0", "0", "255", NULL},
+  {"foreground", G_TYPE_UINT, PLAYING | CONTROLLABLE, "255", "0", "255", NULL},
+  {"invert", G_TYPE_BOOLEAN, PLAYING | CONTROLLABLE, "false", NULL, NULL, NULL},
 };
 
 static const PropertyCase otsu_properties[] = {
-  {"invert", G_TYPE_BOOLEAN, TRUE, "false", NULL, NULL, NULL},
-  {"threshold", G_TYPE_UINT, FALSE, "0", "0", "255", NULL},
-  {"post-messages", G_TYPE_BOOLEAN, TRUE, "false", NULL, NULL, NULL},
+  {"invert", G_TYPE_BOOLEAN, PLAYING | CONTROLLABLE, "false", NULL, NULL, NULL},
+  {"threshold", G_TYPE_UINT, READ_ONLY, "0", "0", "255", NULL},
+  {"post-messages", G_TYPE_BOOLEAN, PLAYING, "false", NULL, NULL, NULL},
 };
 
 static const PropertyCase blur_properties[] = {
-  {"sigma", G_TYPE_DOUBLE, TRUE, "1", NULL, NULL, NULL},
+  {"sigma", G_TYPE_DOUBLE, PLAYING | CONTROLLABLE, "1", NULL, NULL, NULL},
 };
 
 static const PropertyCase morph_properties[] = {
-  {"operation", G_TYPE_ENUM, TRUE, "erode", NULL, NULL,
+  {"operation", G_TYPE_ENUM, PLAYING | CONTROLLABLE, "erode", NULL, NULL,
       "erode,dilate,open,close"},
-  {"shape", G_TYPE_ENUM, TRUE, "disk", NULL, NULL, "disk,square,cross"},
-  {"radius", G_TYPE_UINT, TRUE, "1", "1", "32", NULL},
+  {"shape", G_TYPE_ENUM, PLAYING | CONTROLLABLE, "disk", NULL, NULL,
+      "disk,square,cross"},
+  {"radius", G_TYPE_UINT, PLAYING | CONTROLLABLE, "1", "1", "32", NULL},
 };
 
 static const PropertyCase label_properties[] = {
-  {"mode", G_TYPE_ENUM, TRUE, "color", NULL, NULL,
+  {"mode", G_TYPE_ENUM, READY, "color", NULL, NULL,
       "color,labels,passthrough"},
-  {"connectivity", G_TYPE_ENUM, TRUE, "8", NULL, NULL, "4,8"},
-  {"min-area", G_TYPE_UINT, TRUE, "0", "0", "4294967295", NULL},
-  {"post-messages", G_TYPE_BOOLEAN, TRUE, "false", NULL, NULL, NULL},
-  {"n-regions", G_TYPE_UINT, FALSE, "0", "0", "4294967295", NULL},
-  {"properties", G_TYPE_STRING, TRUE,
+  {"connectivity", G_TYPE_ENUM, PLAYING, "8", NULL, NULL, "4,8"},
+  {"min-area", G_TYPE_UINT, PLAYING | CONTROLLABLE, "0", "0", "4294967295",
+      NULL},
+  {"post-messages", G_TYPE_BOOLEAN, PLAYING, "false", NULL, NULL, NULL},
+  {"n-regions", G_TYPE_UINT, READ_ONLY, "0", "0", "4294967295", NULL},
+  {"properties", G_TYPE_STRING, PLAYING,
       "\"label\\,area\\,bbox\\,centroid\\,intensity_mean\"", NULL, NULL,
       NULL},
-  {"max-regions", G_TYPE_UINT, TRUE, "100000", "1", "2147483647", NULL},
+  {"max-regions", G_TYPE_UINT, PLAYING, "100000", "1", "2147483647", NULL},
   /* Their defaults depend on the version (test_property_specs of
    * cudalabel). */
-  {"roi-meta", G_TYPE_BOOLEAN, TRUE, NULL, NULL, NULL, NULL},
-  {"analytics-meta", G_TYPE_BOOLEAN, TRUE, NULL, NULL, NULL, NULL},
-  {"max-region-metas", G_TYPE_UINT, TRUE, "256", "0", "2147483647", NULL},
+  {"roi-meta", G_TYPE_BOOLEAN, PLAYING, NULL, NULL, NULL, NULL},
+  {"analytics-meta", G_TYPE_BOOLEAN, PLAYING, NULL, NULL, NULL, NULL},
+  {"max-region-metas", G_TYPE_UINT, PLAYING, "256", "0", "2147483647", NULL},
 };
 
 static void
@@ -190,7 +202,14 @@ check_property (GObjectClass * klass, const PropertyCase * p)
   fail_unless_equals_int (G_TYPE_FUNDAMENTAL (pspec->value_type),
       p->fundamental);
   fail_unless (pspec->flags & G_PARAM_READABLE);
-  fail_unless_equals_int (! !(pspec->flags & G_PARAM_WRITABLE), p->writable);
+  fail_unless_equals_int (! !(pspec->flags & G_PARAM_WRITABLE),
+      p->settable != READ_ONLY);
+  fail_unless_equals_int (! !(pspec->flags & GST_PARAM_MUTABLE_READY),
+      (p->settable & READY) != 0);
+  fail_unless_equals_int (! !(pspec->flags & GST_PARAM_MUTABLE_PLAYING),
+      (p->settable & PLAYING) != 0);
+  fail_unless_equals_int (! !(pspec->flags & GST_PARAM_CONTROLLABLE),
+      (p->settable & CONTROLLABLE) != 0);
 
   if (p->default_value) {
     def = g_param_spec_get_default_value (pspec);
