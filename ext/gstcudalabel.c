@@ -628,6 +628,14 @@ gst_cuda_label_process (GstCudaImgprocFilter * filter, const CipImage * src,
   status = gst_cuda_imgproc_region_table_label (&self->tables[frame->table],
       &frame->limits, &frame->props, src, intensity, &frame->params,
       label_dst, stream);
+  /* On the host the frames are unmapped before frame_done(), and an
+   * unmapped memory may be gone (a dmabuf or memfd is unmapped from the
+   * process): the table is completed while they are readable.  On the
+   * device the mask outlives the map (the upload or the held input). */
+  if (status == CIP_OK && stream == NULL)
+    status = gst_cuda_imgproc_region_table_complete (&self->tables
+        [frame->table], &frame->limits, &frame->props, src, intensity,
+        &frame->params, NULL);
   if (status == CIP_OK && label_dst == NULL)
     status = copy_mask (src, dst, stream);
   return status;

@@ -13,9 +13,14 @@
  * intensity of the gray frame cudaotsu attaches, the bus messages, tables
  * that grow, label ids past 65535, edge cases, and what it refuses. */
 
+#define _GNU_SOURCE             /* memfd_create() */
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <math.h>
+
+#include <gst/allocators/gstfdmemory.h>
 
 #include "test-element.h"
 #include "gstcudaimgprocregions.h"
@@ -920,6 +925,52 @@ GST_START_TEST (test_table_grows)
 
 GST_END_TEST;
 
+/* @mask in GStreamer's GRAY8 layout, in a memfd memory that is mapped
+ * into the process only while a map of it lasts, as dmabufs are. */
+static GstBuffer *
+memfd_buffer_new (const CipImage * mask)
+{
+  gsize stride = GST_ROUND_UP_4 (mask->width), size = stride * mask->height;
+  GstAllocator *allocator = gst_fd_allocator_new ();
+  GstBuffer *buffer = gst_buffer_new ();
+  guint8 *rows = g_malloc0 (size);
+  gint fd = memfd_create ("cudalabel-mask", MFD_CLOEXEC);
+  gint y;
+
+  fail_unless (fd >= 0);
+  for (y = 0; y < mask->height; y++)
+    memcpy (rows + y * stride, (guint8 *) mask->data + y * mask->stride,
+        mask->width);
+  fail_unless_equals_int (write (fd, rows, size), size);
+  g_free (rows);
+  gst_buffer_append_memory (buffer, gst_fd_allocator_alloc (allocator, fd,
+          size, GST_FD_MEMORY_FLAG_NONE));
+  gst_object_unref (allocator);
+  return buffer;
+}
+
+/* A table that has to grow, of a frame whose memory is unmapped from the
+ * process once the element is done reading it: the regions are all read
+ * while it is mapped. */
+GST_START_TEST (test_table_grows_from_unmapped_memory)
+{
+  GstHarness *h = label_harness_new ("mode=labels");
+  CipImage mask = dots_mask (400, 300, 150);
+  GstBuffer *out;
+  Labelled ref;
+
+  set_mask_caps (h, 400, 300);
+  out = push_and_check (h, memfd_buffer_new (&mask), &mask, MODE_LABELS, 8, 0,
+      &ref);
+  fail_unless_equals_int (ref.count, 30000);
+  labelled_clear (&ref);
+  gst_buffer_unref (out);
+  cip_test_image_free (&mask);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* Behind a source that is not live, the cuda backend holds each frame
  * until the next one's work is queued: a frame comes out one push later
  * (at once on the cpu backend), before new caps, or at the end of the
@@ -1772,6 +1823,7 @@ cudalabel_suite (void)
   tcase_add_test (tc, test_post_messages);
   tcase_add_test (tc, test_no_messages_by_default);
   tcase_add_test (tc, test_table_grows);
+  tcase_add_test (tc, test_table_grows_from_unmapped_memory);
   tcase_add_test (tc, test_held_frames);
   tcase_add_test (tc, test_flush_drops_held_frame);
   tcase_add_loop_test (tc, test_more_than_65535_regions, 0, 2);
