@@ -338,6 +338,73 @@ GST_START_TEST (test_short_buffer_is_an_error)
 
 GST_END_TEST;
 
+/* Video metas that do not fit their buffer: each a STREAM/FORMAT error,
+ * nothing pushed, never a read out of bounds. */
+typedef struct
+{
+  const gchar *element;
+  GstVideoFormat format;
+  gint stride_change;           /* to the first plane's natural stride */
+  gsize offset;                 /* of the first plane */
+  gsize last_offset_change;     /* to the last plane's natural offset */
+  gssize size_change;           /* to the bytes the layout needs */
+} MetaCase;
+
+static const MetaCase bad_meta_cases[] = {
+  /* rows shorter than a row of pixels */
+  {"cudamask", GST_VIDEO_FORMAT_GRAY8, -1, 0, 0, 0},
+  /* the last row's last pixel past the end */
+  {"cudaotsu", GST_VIDEO_FORMAT_GRAY8, 0, 16, 0, -1},
+  {"cudalabel", GST_VIDEO_FORMAT_GRAY8, 8, 0, 0, -9},
+  {"cudagray", GST_VIDEO_FORMAT_RGBA, 0, 4, 0, -4},
+  /* a chroma plane beyond the buffer */
+  {"cudaequalize", GST_VIDEO_FORMAT_NV12, 0, 0, 4096, 0},
+  {"cudagray", GST_VIDEO_FORMAT_I420, 0, 0, 1, 0},
+  /* rows upwards */
+  {"cudablur", GST_VIDEO_FORMAT_GRAY8, G_MININT, 0, 0, 0},
+};
+
+GST_START_TEST (test_video_meta_that_does_not_fit)
+{
+  const MetaCase *c = &bad_meta_cases[__i__];
+  GstHarness *h = cip_test_harness_new (c->element, NULL);
+  GstBus *bus = cip_test_harness_add_bus (h);
+  gsize offsets[GST_VIDEO_MAX_PLANES];
+  gint strides[GST_VIDEO_MAX_PLANES];
+  gsize need, plane, last;
+  GstVideoInfo info;
+  GstBuffer *in;
+
+  fail_unless (gst_video_info_set_format (&info, c->format, 40, 24));
+  last = GST_VIDEO_INFO_N_PLANES (&info) - 1;
+  for (plane = 0; plane <= last; plane++) {
+    strides[plane] = GST_VIDEO_INFO_PLANE_STRIDE (&info, plane);
+    offsets[plane] = GST_VIDEO_INFO_PLANE_OFFSET (&info, plane) + c->offset;
+  }
+  /* the natural layout moved by @offset, and its last row padded too */
+  need = GST_VIDEO_INFO_SIZE (&info) + c->offset;
+  if (c->stride_change == G_MININT) {
+    strides[0] = -strides[0];
+  } else if (c->stride_change != 0) {
+    strides[0] += c->stride_change;
+    need += (gsize) c->stride_change * GST_VIDEO_INFO_HEIGHT (&info);
+  }
+  offsets[last] += c->last_offset_change;
+  in = gst_buffer_new_allocate (NULL, need + c->size_change, NULL);
+  gst_buffer_memset (in, 0, 0x80, gst_buffer_get_size (in));
+  gst_buffer_add_video_meta_full (in, GST_VIDEO_FRAME_FLAG_NONE, c->format,
+      40, 24, GST_VIDEO_INFO_N_PLANES (&info), offsets, strides);
+
+  cip_test_harness_set_caps (h, c->format, 40, 24);
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_ERROR);
+  cip_test_bus_assert_one_error (bus, GST_STREAM_ERROR,
+      GST_STREAM_ERROR_FORMAT, NULL);
+  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+  cip_test_harness_teardown_with_bus (h, bus);
+}
+
+GST_END_TEST;
+
 /* ---- Layouts and sizes ---- */
 
 /* GRAY8 rows of 33 pixels 48 bytes apart, the padding random: the
@@ -698,6 +765,8 @@ cudaimgprocfilter_suite (void)
   tcase_add_test (tc, test_mask_refuses_rgba);
   tcase_add_test (tc, test_gray_refuses_yuy2);
   tcase_add_loop_test (tc, test_short_buffer_is_an_error, 0, n);
+  tcase_add_loop_test (tc, test_video_meta_that_does_not_fit, 0,
+      G_N_ELEMENTS (bad_meta_cases));
   tcase_add_loop_test (tc, test_padded_gray8_stride, 0, 3);
   tcase_add_test (tc, test_padded_rgba_stride_and_offset);
   tcase_add_loop_test (tc, test_gray_as_yuv, 0,
