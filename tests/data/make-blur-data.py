@@ -186,7 +186,9 @@ def main():
                                    for s in sweep), ""]
 
     # The weights (centre first) of cip-blur.h for the same sigmas.
-    lines += ["[kernels]", "sigmas=" + ";".join(fmt(s) for s in sweep)]
+    lines += ["# Not OpenCV's figures: the weights of the definition in",
+              "# cip-blur.h, which give the results above bit for bit.",
+              "[kernels]", "sigmas=" + ";".join(fmt(s) for s in sweep)]
     for i, s in enumerate(sweep):
         lines.append(f"weights{i}=" + ";".join(str(v) for v in kernel(s)))
     lines.append("")
