@@ -64,7 +64,7 @@ run chelsea-chain $(decode chelsea.png) ! video/x-raw,format=RGBA ! \
 # The Otsu threshold of each frame, as the element posts it on the bus.
 gst-launch-1.0 -m $(decode coins.png) ! video/x-raw,format=GRAY8 ! \
   cudaotsu backend=$backend post-messages=true ! fakesink 2>&1 |
-  sed -n 's/.*(element): cudaotsu, threshold=(uint)\([0-9]*\).*/  coins: Otsu threshold \1 (OpenCV: 107)/p'
+  sed -n 's/.*(element): cudaotsu, .*threshold=(uint)\([0-9]*\).*/  coins: Otsu threshold \1 (OpenCV: 107)/p'
 
 # The segmentation workflow: blur, Otsu, erosion by disk(2), labels in
 # scikit-image's label2rgb colours; its region table as CSV, the columns
