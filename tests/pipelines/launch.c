@@ -455,8 +455,10 @@ GST_START_TEST (test_gray_as_yuv_converts_to_gray)
 
 GST_END_TEST;
 
-/* Type names must not collide with nvcodec's, and on a GPU our elements
- * share the CUDA context of nvcodec's. */
+/* Type names must not collide with nvcodec's: with nvcodec loaded our
+ * elements run, behind its upload and download where it has them (with a
+ * driver).  That the two share a context is test_chain_after_cudaupload's
+ * check; without nvcodec there is nothing to check here. */
 GST_START_TEST (test_beside_nvcodec)
 {
   static const Step steps[] = { STEP_GRAY };
