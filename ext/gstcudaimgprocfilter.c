@@ -126,6 +126,9 @@ static GstFlowReturn gst_cuda_imgproc_filter_transform (GstBaseTransform *
     trans, GstBuffer * inbuf, GstBuffer * outbuf);
 static gboolean gst_cuda_imgproc_filter_transform_meta (GstBaseTransform *
     trans, GstBuffer * outbuf, GstMeta * meta, GstBuffer * inbuf);
+static GstFlowReturn
+gst_cuda_imgproc_filter_submit_input_buffer (GstBaseTransform * trans,
+    gboolean is_discont, GstBuffer * input);
 static GstFlowReturn gst_cuda_imgproc_filter_generate_output (GstBaseTransform
     * trans, GstBuffer ** outbuf);
 static gboolean gst_cuda_imgproc_filter_sink_event (GstBaseTransform * trans,
@@ -219,6 +222,8 @@ gst_cuda_imgproc_filter_class_init (GstCudaImgprocFilterClass * klass)
       GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_before_transform);
   trans_class->transform =
       GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_transform);
+  trans_class->submit_input_buffer =
+      GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_submit_input_buffer);
   trans_class->generate_output =
       GST_DEBUG_FUNCPTR (gst_cuda_imgproc_filter_generate_output);
   trans_class->sink_event =
@@ -638,6 +643,29 @@ gst_cuda_imgproc_filter_generate_output (GstBaseTransform * trans,
   return gst_cuda_imgproc_frame_path_generate (GST_CUDA_IMGPROC_FILTER
       (trans), GST_BASE_TRANSFORM_CLASS
       (gst_cuda_imgproc_filter_parent_class)->generate_output, outbuf);
+}
+
+/* GstBaseTransform marks the next output it is given DISCONT: the frame
+ * after the discontinuity, not a held one from before it, which goes
+ * first. */
+static GstFlowReturn
+gst_cuda_imgproc_filter_submit_input_buffer (GstBaseTransform * trans,
+    gboolean is_discont, GstBuffer * input)
+{
+  GstCudaImgprocFilter *filter = GST_CUDA_IMGPROC_FILTER (trans);
+
+  if (is_discont) {
+    GstFlowReturn ret = gst_cuda_imgproc_frame_path_push_held (filter);
+
+    if (ret != GST_FLOW_OK) {
+      gst_buffer_unref (input);
+      return ret;
+    }
+  }
+  return
+      GST_BASE_TRANSFORM_CLASS
+      (gst_cuda_imgproc_filter_parent_class)->submit_input_buffer (trans,
+      is_discont, input);
 }
 
 /* A held output frame goes before any serialized event, and is dropped

@@ -637,6 +637,60 @@ GST_START_TEST (test_no_allocation_per_frame)
 
 GST_END_TEST;
 
+/* Behind a source that is not live, a frame that leaves for system memory
+ * is held on the cuda backend until the next one's work is queued (one
+ * frame later out), and goes out before a segment and a drain query, and
+ * before the frame after a discontinuity, which alone is marked DISCONT.
+ * On the cpu backend each frame comes out at once. */
+GST_START_TEST (test_held_frame_order)
+{
+  GstHarness *h = cip_test_harness_new ("cudagray", NULL);
+  guint delay = cip_test_backend_is_cuda ()? 1 : 0;
+  CipImage rgba = cip_test_image_random (32, 8, CIP_FORMAT_RGBA, 5);
+  GstSegment segment;
+  GstQuery *drain;
+  guint i;
+
+  gst_harness_set_live (h, FALSE);
+  cip_test_harness_set_caps (h, GST_VIDEO_FORMAT_RGBA, 32, 8);
+  for (i = 0; i < 6; i++) {
+    GstBuffer *in = cip_test_buffer_new_strided (&rgba, 0);
+
+    GST_BUFFER_PTS (in) = i * GST_SECOND;
+    if (i == 4)
+      GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_DISCONT);
+    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+    /* the frames before are out, this one too where nothing is held */
+    fail_unless_equals_int (gst_harness_buffers_received (h),
+        i + 1 - delay);
+    if (i == 1) {
+      gst_segment_init (&segment, GST_FORMAT_TIME);
+      fail_unless (gst_harness_push_event (h,
+              gst_event_new_segment (&segment)));
+      fail_unless_equals_int (gst_harness_buffers_received (h), i + 1);
+    } else if (i == 2) {
+      drain = gst_query_new_drain ();
+      fail_unless (gst_pad_peer_query (h->srcpad, drain));
+      gst_query_unref (drain);
+      fail_unless_equals_int (gst_harness_buffers_received (h), i + 1);
+    }
+  }
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  fail_unless_equals_int (gst_harness_buffers_received (h), 6);
+
+  for (i = 0; i < 6; i++) {
+    GstBuffer *out = gst_harness_pull (h);
+
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (out), i * GST_SECOND);
+    fail_unless_equals_int (GST_BUFFER_IS_DISCONT (out), i == 4);
+    gst_buffer_unref (out);
+  }
+  cip_test_image_free (&rgba);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* cuda-device-id=63: no such device on the cuda backend (RESOURCE /
  * NOT_FOUND, the element does not start); ignored on the cpu backend. */
 GST_START_TEST (test_nonexistent_device)
@@ -776,6 +830,7 @@ cudaimgprocfilter_suite (void)
   tcase_add_loop_test (tc, test_caps_change_mid_stream, 0, n);
   tcase_add_loop_test (tc, test_state_cycles, 0, n);
   tcase_add_loop_test (tc, test_no_allocation_per_frame, 0, n);
+  tcase_add_test (tc, test_held_frame_order);
   tcase_add_loop_test (tc, test_nonexistent_device, 0, n);
 
   return s;
