@@ -521,8 +521,10 @@ gst_cuda_imgproc_frame_path_run (GstCudaImgprocFilter * filter,
   if (!gst_cuda_imgproc_frame_map_checked (&in_frame, &priv->in_info, inbuf,
           GST_MAP_READ | (src_on_device ? GST_MAP_CUDA : 0)))
     goto invalid_input;
-  if (!gst_video_frame_map (&out_frame, &priv->out_info, outbuf,
-          GST_MAP_WRITE | (dst_on_device ? GST_MAP_CUDA : 0)))
+  /* a downstream pool's video meta is taken no more on trust than the
+   * input's */
+  if (!gst_cuda_imgproc_frame_map_checked (&out_frame, &priv->out_info,
+          outbuf, GST_MAP_WRITE | (dst_on_device ? GST_MAP_CUDA : 0)))
     goto invalid_output;
   have_intensity = klass->reads_intensity &&
       gst_cuda_imgproc_intensity_map (&priv->intensity, GST_ELEMENT (filter),
@@ -606,8 +608,9 @@ invalid_output:
           GST_VIDEO_INFO_WIDTH (&priv->out_info),
           GST_VIDEO_INFO_HEIGHT (&priv->out_info),
           GST_VIDEO_INFO_NAME (&priv->out_info)),
-      ("buffer of %" G_GSIZE_FORMAT " bytes, caps need %" G_GSIZE_FORMAT,
-          gst_buffer_get_size (outbuf), GST_VIDEO_INFO_SIZE (&priv->out_info)));
+      ("buffer of %" G_GSIZE_FORMAT " bytes, caps need %" G_GSIZE_FORMAT
+          " (or its video meta does not fit)", gst_buffer_get_size (outbuf),
+          GST_VIDEO_INFO_SIZE (&priv->out_info)));
   return GST_FLOW_ERROR;
 push_failed:
   gst_video_frame_unmap (&out_frame);
