@@ -52,6 +52,7 @@ typedef struct
 typedef struct
 {
   GMainLoop *loop;
+  GstElement *label;
   guint64 frame;
   gboolean failed;
 } Segment;
@@ -76,7 +77,7 @@ print_regions (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   gchar timestamp[32] = "";
   gpointer state = NULL;
   GstMeta *meta;
-  guint i;
+  guint i, n_regions = 0;
 
   while ((meta = gst_buffer_iterate_meta_filtered (buffer, &state,
               GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE))) {
@@ -106,6 +107,15 @@ print_regions (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   }
   /* In label order, whatever order the metas come in. */
   g_array_sort (regions, compare_regions);
+  /* n-regions follows the frame being pushed: past max-regions the table,
+   * and the metas, hold the first regions only. */
+  g_object_get (segment->label, "n-regions", &n_regions, NULL);
+  if (regions->len < n_regions) {
+    g_printerr ("error: frame %" G_GUINT64_FORMAT ": %u regions, %u listed "
+        "(more than cudalabel's max-regions)\n", segment->frame, n_regions,
+        regions->len);
+    segment->failed = TRUE;
+  }
 
   if (GST_CLOCK_TIME_IS_VALID (pts))
     g_snprintf (timestamp, sizeof (timestamp), "%" G_GUINT64_FORMAT ".%09"
@@ -280,17 +290,27 @@ main (int argc, char **argv)
   }
   if (!backend)
     backend = g_strdup ("cuda");
+  if (!g_str_equal (backend, "cuda") && !g_str_equal (backend, "cpu")) {
+    g_printerr ("error: --backend=%s: cuda or cpu\n", backend);
+    return 2;
+  }
 
   quoted_uri = quote (uri);
   quoted_output = quote (argv[2]);
   /* Only the video is decoded and exposed: an audio track would stay
-   * unlinked and stop the stream. */
+   * unlinked and stop the stream.  RGBA, so that the gray frame is made
+   * from the colours whatever the source's format (as regionprops.py
+   * does), not taken from a YUV source's luma.  A ROI meta for every
+   * region in the table, and no analytics meta (its relation matrix
+   * grows with the square of its entries). */
   launch = g_strdup_printf ("uridecodebin uri=\"%s\" "
       "caps=\"video/x-raw(ANY)\" expose-all-streams=false ! videoconvert ! "
+      "video/x-raw,format=RGBA ! "
       "cudagray backend=%s ! cudablur name=blur backend=%s ! "
       "cudaotsu backend=%s ! "
       "cudamorph name=morph backend=%s operation=erode shape=disk ! "
-      "cudalabel name=label backend=%s roi-meta=true ! "
+      "cudalabel name=label backend=%s roi-meta=true analytics-meta=false "
+      "max-region-metas=2147483647 ! "
       "videoconvert ! pngenc ! multifilesink location=\"%s\"",
       quoted_uri, backend, backend, backend, backend, backend, quoted_output);
 
@@ -317,11 +337,11 @@ main (int argc, char **argv)
   }
 
   label = gst_bin_get_by_name (GST_BIN (pipeline), "label");
+  segment.label = label;
   pad = gst_element_get_static_pad (label, "src");
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, print_regions,
       &segment, NULL);
   gst_object_unref (pad);
-  gst_object_unref (label);
 
   g_print ("frame,timestamp,label,area,x,y,width,height,centroid_x,"
       "centroid_y,mean_intensity\n");
@@ -352,6 +372,7 @@ main (int argc, char **argv)
 
   gst_bus_remove_watch (bus);
   gst_object_unref (bus);
+  gst_object_unref (segment.label);
   gst_object_unref (pipeline);
   g_main_loop_unref (segment.loop);
   g_free (launch);
