@@ -13,11 +13,14 @@
  *   otsu-monitor [--backend cuda|cpu] [--num-buffers N] [--png PATTERN]
  *                [URI or file]
  *
- * Without a file it reads GStreamer's test pattern.  Each line printed is
- * "timestamp threshold".  An application can read the same messages, or
- * the element's read-only "threshold" property. */
+ * Without a file it reads GStreamer's test pattern, --num-buffers frames
+ * of it.  Each line printed is "timestamp threshold".  An application can
+ * read the same messages, or the element's read-only "threshold"
+ * property. */
 
 #include <gst/gst.h>
+
+#include "example-util.h"
 
 static gboolean failed;
 
@@ -66,7 +69,7 @@ main (int argc, char **argv)
     {"backend", 0, 0, G_OPTION_ARG_STRING, &backend,
         "cuda (default) or cpu", "NAME"},
     {"num-buffers", 0, 0, G_OPTION_ARG_INT, &num_buffers,
-        "Stop after N frames of the test pattern", "N"},
+        "Stop after N frames of the test pattern (without a file)", "N"},
     {"png", 0, 0, G_OPTION_ARG_STRING, &png,
         "Write the binarized frames to PATTERN (e.g. otsu-%05d.png)",
         "PATTERN"},
@@ -86,20 +89,51 @@ main (int argc, char **argv)
     g_printerr ("%s\n", error->message);
     return 2;
   }
+  if (argc > 2 || (argc == 2 && num_buffers >= 0)) {
+    gchar *help = g_option_context_get_help (options, TRUE, NULL);
+
+    g_printerr ("%s", help);
+    g_free (help);
+    return 2;
+  }
   g_option_context_free (options);
+  if (backend && !g_str_equal (backend, "cuda") &&
+      !g_str_equal (backend, "cpu")) {
+    g_printerr ("error: --backend=%s: cuda or cpu\n", backend);
+    return 2;
+  }
+  if (png && !example_is_file_pattern (png)) {
+    g_printerr ("error: --png=%s: one integer pattern such as %%05d at "
+        "most, and %%%% for a %%\n", png);
+    return 2;
+  }
 
-  if (argc > 1) {
-    gchar *uri = gst_uri_is_valid (argv[1]) ? g_strdup (argv[1]) :
-        gst_filename_to_uri (argv[1], NULL);
+  if (argc == 2) {
+    gchar *uri = example_input_uri (argv[1], &error), *quoted;
 
-    source = g_strdup_printf ("uridecodebin uri=\"%s\" ! videoconvert", uri);
+    if (!uri) {
+      g_printerr ("%s: %s\n", argv[1], error->message);
+      g_error_free (error);
+      return 1;
+    }
+    quoted = example_quote (uri);
+    source = g_strdup_printf ("uridecodebin uri=\"%s\" ! videoconvert",
+        quoted);
+    g_free (quoted);
     g_free (uri);
   } else {
     source = g_strdup_printf ("videotestsrc pattern=ball num-buffers=%d ! "
         "video/x-raw,format=RGBA,width=640,height=480", num_buffers);
   }
-  sink = png ? g_strdup_printf ("video/x-raw ! videoconvert ! pngenc ! "
-      "multifilesink location=\"%s\"", png) : g_strdup ("fakesink");
+  if (png) {
+    gchar *quoted = example_quote (png);
+
+    sink = g_strdup_printf ("video/x-raw ! videoconvert ! pngenc ! "
+        "multifilesink location=\"%s\"", quoted);
+    g_free (quoted);
+  } else {
+    sink = g_strdup ("fakesink");
+  }
   launch = g_strdup_printf ("%s ! cudagray backend=%s ! cudaotsu "
       "backend=%s post-messages=true ! %s", source, backend ? backend : "cuda",
       backend ? backend : "cuda", sink);
@@ -108,6 +142,9 @@ main (int argc, char **argv)
   if (error) {
     /* e.g. the plugin is not installed: see GST_PLUGIN_PATH */
     g_printerr ("%s: %s\n", launch, error->message);
+    g_error_free (error);
+    if (pipeline)
+      gst_object_unref (pipeline);
     return 1;
   }
 
@@ -122,6 +159,7 @@ main (int argc, char **argv)
     if (msg) {
       gst_message_parse_error (msg, &error, NULL);
       g_printerr ("error: %s\n", error->message);
+      g_clear_error (&error);
       gst_message_unref (msg);
     }
     ret = 1;

@@ -39,6 +39,8 @@
 #include <gst/gst.h>
 #include <gst/video/video.h>
 
+#include "example-util.h"
+
 #define DEFAULT_SIGMA 2.0
 #define DEFAULT_RADIUS 2
 
@@ -166,29 +168,6 @@ watch_bus (GstBus * bus, GstMessage * message, gpointer user_data)
   return TRUE;
 }
 
-/* multifilesink formats its location with the frame index: allow at most
- * one integer conversion and no other. */
-static gboolean
-is_safe_pattern (const gchar * location)
-{
-  guint conversions = 0;
-  const gchar *p;
-
-  for (p = strchr (location, '%'); p; p = strchr (p, '%')) {
-    p++;
-    if (*p == '%') {
-      p++;
-      continue;
-    }
-    p += strspn (p, "0-+ #");
-    p += strspn (p, "0123456789");
-    if (*p != 'd' && *p != 'i' && *p != 'u')
-      return FALSE;
-    conversions++;
-  }
-  return conversions <= 1;
-}
-
 /* Sets @property of the element named @name to @value, which must lie in
  * the property's range: a launch line would only warn and keep the
  * default. */
@@ -215,20 +194,6 @@ set_in_range (GstBin * bin, const gchar * name, const gchar * property,
   g_value_unset (&v);
   gst_object_unref (element);
   return valid;
-}
-
-/* Launch-line text for @s within double quotes. */
-static gchar *
-quote (const gchar * s)
-{
-  GString *quoted = g_string_new (NULL);
-
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\')
-      g_string_append_c (quoted, '\\');
-    g_string_append_c (quoted, *s);
-  }
-  return g_string_free (quoted, FALSE);
 }
 
 int
@@ -268,7 +233,7 @@ main (int argc, char **argv)
     g_printerr ("%s\n", error->message);
     return 2;
   }
-  if (argc == 3 && !is_safe_pattern (argv[2])) {
+  if (argc == 3 && !example_is_file_pattern (argv[2])) {
     g_printerr ("error: %s: OUTPUT may hold one integer pattern such as "
         "%%05d, and %%%% for a %%\n", argv[2]);
     return 2;
@@ -282,8 +247,7 @@ main (int argc, char **argv)
   }
   g_option_context_free (options);
 
-  uri = gst_uri_is_valid (argv[1]) ? g_strdup (argv[1]) :
-      gst_filename_to_uri (argv[1], &error);
+  uri = example_input_uri (argv[1], &error);
   if (!uri) {
     g_printerr ("%s: %s\n", argv[1], error->message);
     return 1;
@@ -295,8 +259,8 @@ main (int argc, char **argv)
     return 2;
   }
 
-  quoted_uri = quote (uri);
-  quoted_output = quote (argv[2]);
+  quoted_uri = example_quote (uri);
+  quoted_output = example_quote (argv[2]);
   /* Only the video is decoded and exposed: an audio track would stay
    * unlinked and stop the stream.  RGBA, so that the gray frame is made
    * from the colours whatever the source's format (as regionprops.py
