@@ -27,4 +27,10 @@ gst-launch-1.0 -q compositor name=mix sink_1::xpos="${width:-400}" ! \
   t. ! queue ! mix. \
   t. ! queue ! cudagray backend=$backend ! cudamask backend=$backend ! \
   videoconvert ! mix.
+# gst-launch ends well when nothing decodes: no frame, no file to keep.
+if ! [ -s "$out" ]; then
+  rm -f "$out"
+  echo "error: no frame came out of $slice" >&2
+  exit 1
+fi
 echo "wrote $out (backend=$backend)"

@@ -41,4 +41,9 @@ log=$(gst-launch-1.0 -m filesrc location="$image" ! pngdec ! videoconvert ! \
 }
 n=$(echo "$log" |
   sed -n 's/.*(element): cudalabel, .*n-regions=(uint)\([0-9]*\).*/\1/p')
-echo "wrote $out: ${n:-?} regions (backend=$b)"
+if [ -z "$n" ] || ! [ -s "$out" ]; then
+  rm -f "$out"
+  echo "error: no frame came out of $image" >&2
+  exit 1
+fi
+echo "wrote $out: $n regions (backend=$b)"
