@@ -25,13 +25,17 @@ import sys
 import gi
 
 gi.require_version("Gst", "1.0")
-from gi.repository import Gst  # noqa: E402
+from gi.repository import GLib, Gst  # noqa: E402
 
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 DEFAULT_PROPERTIES = ("label,area,bbox,centroid,intensity_mean,perimeter,"
                       "eccentricity,euler_number")
+# Columns regionprops_table gives as integers (the message carries every
+# column as float64).
+INTEGER_COLUMNS = ("label", "area", "area_bbox", "area_convex", "area_filled",
+                   "euler_number", "bbox-0", "bbox-1", "bbox-2", "bbox-3")
 
 
 def table_to_dataframe(table):
@@ -39,31 +43,63 @@ def table_to_dataframe(table):
     columns = {}
     for i in range(table.n_fields()):
         name = table.nth_field_name(i)
-        columns[name] = np.frombuffer(table.get_value(name).get_data(),
-                                      dtype="<f8")
+        values = np.frombuffer(table.get_value(name).get_data(), dtype="<f8")
+        columns[name] = (values.astype("int64") if name in INTEGER_COLUMNS
+                         else values)
     return pd.DataFrame(columns)
 
 
-def run(args):
-    Gst.init(None)
+def set_checked(element, name, value):
+    """Sets a property, refusing a value outside its range (a launch line
+    would only warn and keep the default)."""
+    spec = element.find_property(name)
+    if hasattr(spec, "minimum") and not spec.minimum <= value <= spec.maximum:
+        sys.exit(f"error: --{name}={value}: from {spec.minimum:g} to "
+                 f"{spec.maximum:g}")
+    element.set_property(name, value)
+
+
+def build_pipeline(args):
     launch = (
         "filesrc name=src ! decodebin ! "
         "videoconvert ! video/x-raw,format=RGBA ! "
         f"cudagray backend={args.backend} ! "
-        f"cudablur backend={args.backend} sigma={args.sigma} ! "
+        f"cudablur name=blur backend={args.backend} ! "
         f"cudaotsu backend={args.backend} ! "
-        f"cudamorph backend={args.backend} operation=erode shape=disk "
-        f"radius={args.radius} ! "
-        f"cudalabel backend={args.backend} mode=passthrough "
-        f"post-messages=true properties={args.properties} ! fakesink")
-    pipeline = Gst.parse_launch(launch)
+        f"cudamorph name=morph backend={args.backend} operation=erode "
+        "shape=disk ! "
+        f"cudalabel name=label backend={args.backend} mode=passthrough "
+        "post-messages=true ! fakesink")
+    try:
+        pipeline = Gst.parse_launch(launch)
+    except GLib.Error as e:
+        sys.exit(f"error: {e.message} (is the plugin on GST_PLUGIN_PATH?)")
     pipeline.get_by_name("src").set_property("location", args.input)
+    set_checked(pipeline.get_by_name("blur"), "sigma", args.sigma)
+    set_checked(pipeline.get_by_name("morph"), "radius", args.radius)
+    # An unknown name leaves the property as it was.
+    label = pipeline.get_by_name("label")
+    wanted = "".join(args.properties.split())
+    label.set_property("properties", wanted)
+    if not wanted or label.get_property("properties") != wanted:
+        sys.exit(f"error: --properties={args.properties}: names of "
+                 "regionprops_table's properties, separated by commas "
+                 "(docs/regionprops.md)")
+    return pipeline
+
+
+def run(args):
+    Gst.init(None)
+    pipeline = build_pipeline(args)
     bus = pipeline.get_bus()
     frames = []
     pipeline.set_state(Gst.State.PLAYING)
     try:
         while True:
-            msg = bus.timed_pop(Gst.CLOCK_TIME_NONE)
+            # in steps, so that Ctrl-C is seen while the stream is idle
+            msg = bus.timed_pop(100 * Gst.MSECOND)
+            if msg is None:
+                continue
             if msg.type == Gst.MessageType.ERROR:
                 err, debug = msg.parse_error()
                 sys.exit(f"error: {err.message} ({debug})")
@@ -72,7 +108,10 @@ def run(args):
             s = msg.get_structure()
             if msg.type == Gst.MessageType.ELEMENT and s.has_name("cudalabel"):
                 frame = table_to_dataframe(s.get_value("regionprops"))
-                frame.insert(0, "timestamp", s.get_value("timestamp") / Gst.SECOND)
+                pts = s.get_value("timestamp")
+                frame.insert(0, "timestamp", float("nan")
+                             if pts == Gst.CLOCK_TIME_NONE
+                             else pts / Gst.SECOND)
                 frame.insert(0, "frame", len(frames))
                 frames.append(frame)
     finally:
