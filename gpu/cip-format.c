@@ -75,13 +75,20 @@ cip_status_name (CipStatus status)
 CipStatus
 cip_image_validate (const CipImage * image)
 {
+  size_t row;
+
   if (image == NULL || image->data == NULL || !format_is_valid (image->format))
     return CIP_ERROR_INVALID_ARGUMENT;
   if (image->width < 1 || image->width > CIP_MAX_DIMENSION ||
       image->height < 1 || image->height > CIP_MAX_DIMENSION)
     return CIP_ERROR_INVALID_ARGUMENT;
-  if (image->stride < (size_t) image->width *
-      cip_format_bytes_per_pixel (image->format))
+  row = (size_t) image->width * cip_format_bytes_per_pixel (image->format);
+  if (image->stride < row)
+    return CIP_ERROR_INVALID_ARGUMENT;
+  /* the last row's end must be addressable: a negative stride cast to
+   * size_t would wrap around */
+  if (image->height > 1 &&
+      image->stride > (PTRDIFF_MAX - row) / (size_t) (image->height - 1))
     return CIP_ERROR_INVALID_ARGUMENT;
   return CIP_OK;
 }

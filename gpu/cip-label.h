@@ -101,8 +101,11 @@ cip_label_check (const CipImage * mask, const CipImage * intensity,
           table->n_props > CIP_N_PROPS ||
           (table->n_props > 0 && table->props == NULL)))
     return CIP_ERROR_INVALID_ARGUMENT;
+  /* a column needs the statistics it is computed from */
   for (unsigned p = 0; table->column_capacity > 0 && p < table->n_props; p++)
-    if ((unsigned) table->props[p] >= CIP_N_PROPS)
+    if ((unsigned) table->props[p] >= CIP_N_PROPS ||
+        (cip_region_property_statistics (table->props[p]) &
+            ~params->statistics) != 0)
       return CIP_ERROR_INVALID_ARGUMENT;
   if (cip_image_validate (mask) != CIP_OK ||
       mask->format != CIP_FORMAT_GRAY8)

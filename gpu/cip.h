@@ -104,7 +104,7 @@ const char *cip_format_name (CipFormat format);
 const char *cip_status_name (CipStatus status);
 
 /* Checks that @image is well formed: pointer set, sizes in range, stride
- * holding a whole row. */
+ * holding a whole row, and its last row's end addressable. */
 CipStatus cip_image_validate (const CipImage * image);
 
 /* Devices.  Returns CIP_ERROR_NO_DEVICE (and *count = 0) when there is no
@@ -334,7 +334,8 @@ typedef enum
  * of the first @capacity regions into @regions, and the first
  * @column_capacity regions' values of @props (cip_region_property_row())
  * into @columns, column c from columns + c * column_capacity.  Regions
- * past a capacity are counted but not written. */
+ * past a capacity are counted but not written.  Each of @props needs its
+ * statistics (cip_region_property_statistics()) among the parameters'. */
 typedef struct
 {
   CipRegion *regions;           /* may be NULL when @capacity is 0 */

@@ -14,11 +14,11 @@
 CipStatus
 cip_ref_fill (CipImage * image, uint8_t value, CipStream * stream)
 {
-  size_t row = (size_t) image->width *
-      cip_format_bytes_per_pixel (image->format);
+  size_t row;
 
   if (cip_image_validate (image) != CIP_OK)
     return CIP_ERROR_INVALID_ARGUMENT;
+  row = (size_t) image->width * cip_format_bytes_per_pixel (image->format);
   for (int y = 0; y < image->height; y++)
     memset ((uint8_t *) image->data + (size_t) y * image->stride, value, row);
   return CIP_OK;

@@ -564,6 +564,12 @@ cip_test_spoil_arguments (CipBadCase bad_case, const CipBadImages * other,
     case CIP_BAD_DST_STRIDE_SMALL:
       dst->stride = dst->width - 1;
       break;
+    case CIP_BAD_SRC_STRIDE_NEGATIVE:
+      src->stride = (size_t) - (gssize) src->stride;
+      break;
+    case CIP_BAD_DST_STRIDE_NEGATIVE:
+      dst->stride = (size_t) - (gssize) dst->stride;
+      break;
     case CIP_BAD_WIDTH_MISMATCH:
       dst->width = src->width - 1;
       break;

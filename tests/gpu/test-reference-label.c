@@ -760,6 +760,25 @@ test_invalid_arguments (void)
     g_assert_cmpint (cip_ref_label (&mask, NULL, &params, NULL, &no_regions,
             NULL), ==, CIP_OK);
   }
+  {
+    /* a column without the statistics it is computed from */
+    static const CipRegionProperty solidity[] = { CIP_PROP_SOLIDITY };
+    double columns[4];
+    CipRegionTable with_columns = { regions, 4, &count, columns, 4,
+      solidity, 1
+    };
+
+    count = 77;
+    REFUSED (cip_ref_label (&mask, NULL, &params, &dst, &with_columns, NULL),
+        "solidity without its statistics");
+    params.statistics = cip_region_property_statistics (CIP_PROP_SOLIDITY);
+    count = 0;
+    g_assert_cmpint (cip_ref_label (&mask, NULL, &params, NULL,
+            &with_columns, NULL), ==, CIP_OK);
+    g_assert_cmpuint (count, >, 0);
+    count = 77;
+    params.statistics = 0;
+  }
   g_assert_cmpint (cip_ref_label (&mask, &intensity, &params, &dst, &table,
           NULL), ==, CIP_OK);
 

@@ -761,7 +761,8 @@ test_invalid_arguments (void)
 
       if (op == OP_HISTOGRAM && (c == CIP_BAD_DST_NULL ||
               c == CIP_BAD_DST_DATA_NULL || c == CIP_BAD_DST_WIDTH_0 ||
-              c == CIP_BAD_DST_STRIDE_SMALL || c == CIP_BAD_WIDTH_MISMATCH ||
+              c == CIP_BAD_DST_STRIDE_SMALL || c == CIP_BAD_DST_STRIDE_NEGATIVE ||
+              c == CIP_BAD_WIDTH_MISMATCH ||
               c == CIP_BAD_HEIGHT_MISMATCH || c == CIP_BAD_DST_NOT_GRAY ||
               c == CIP_BAD_DST_BAD_FORMAT))
         continue;               /* no destination image */
@@ -782,6 +783,8 @@ test_invalid_arguments (void)
 
   /* cip_image_validate on its own. */
   g_assert_cmpint (cip_image_validate (NULL), ==, CIP_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpint (cip_ref_fill (NULL, 0, NULL), ==,
+      CIP_ERROR_INVALID_ARGUMENT);
   g_assert_cmpint (cip_image_validate (&gray), ==, CIP_OK);
   g_assert_cmpint (cip_image_validate (&rgba), ==, CIP_OK);
   rgba.stride--;
