@@ -173,40 +173,63 @@ gather_contours (const uint32_t * labels, int w, int h, CipRegion * regions)
   return CIP_OK;
 }
 
-/* CIP_LABEL_CONVEX: each region's hull from the ends of its rows.
- * Widths and heights of @regions (ids 1..n) still hold right and bottom
- * edges. */
+/* CIP_LABEL_CONVEX: each region's hull from the ends of its rows, found
+ * in one pass over the labels (scanning each region's box instead costs
+ * the boxes' areas, which thin diagonal regions make the frame's many
+ * times over).  A region has a pixel in every row of its box, so the rows
+ * of all boxes are at most the pixels.  Widths and heights of @regions
+ * (ids 1..n) still hold right and bottom edges. */
 static CipStatus
 gather_hulls (const uint32_t * labels, int w, int h, CipRegion * regions,
     uint32_t n)
 {
-  uint32_t *first, *last, *scratch, id;
+  uint32_t *offset, *first, *last, *scratch, id, tallest = 0;
+  size_t rows = 0;
   int x, y;
 
-  first = malloc ((size_t) h * sizeof (uint32_t));
-  last = malloc ((size_t) h * sizeof (uint32_t));
-  scratch = malloc (CIP_HULL_SCRATCH (h) * sizeof (uint32_t));
+  if (n == 0)
+    return CIP_OK;
+  offset = malloc (((size_t) n + 1) * sizeof (uint32_t));
+  if (offset == NULL)
+    return CIP_ERROR_OUT_OF_MEMORY;
+  for (id = 1; id <= n; id++) {
+    uint32_t height = regions[id].height - regions[id].top + 1;
+
+    offset[id] = (uint32_t) rows;
+    rows += height;
+    tallest = height > tallest ? height : tallest;
+  }
+  first = malloc (rows * sizeof (uint32_t));
+  last = malloc (rows * sizeof (uint32_t));
+  scratch = malloc (CIP_HULL_SCRATCH (tallest) * sizeof (uint32_t));
   if (first == NULL || last == NULL || scratch == NULL) {
+    free (offset);
     free (first);
     free (last);
     free (scratch);
     return CIP_ERROR_OUT_OF_MEMORY;
   }
+  memset (first, 0xff, rows * sizeof (uint32_t));
+  /* in raster order: a region's first pixel in a row comes first */
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) {
+      uint32_t label = labels[(size_t) y * w + x];
+      size_t slot;
+
+      if (label == 0)
+        continue;
+      slot = offset[label] + ((uint32_t) y - regions[label].top);
+      if (first[slot] == UINT32_MAX)
+        first[slot] = x - regions[label].left;
+      last[slot] = x - regions[label].left;
+    }
   for (id = 1; id <= n; id++) {
     CipRegion *r = &regions[id];
-    uint32_t rows = r->height - r->top + 1;
 
-    for (y = 0; y < (int) rows; y++) {
-      const uint32_t *row = labels + (size_t) (r->top + y) * w;
-
-      for (x = r->left; row[x] != id; x++);
-      first[y] = x - r->left;
-      for (x = r->width; row[x] != id; x--);
-      last[y] = x - r->left;
-    }
-    cip_hull_region (first, last, rows, scratch, &r->area_convex,
-        &r->feret_sq4);
+    cip_hull_region (first + offset[id], last + offset[id],
+        r->height - r->top + 1, scratch, &r->area_convex, &r->feret_sq4);
   }
+  free (offset);
   free (first);
   free (last);
   free (scratch);
