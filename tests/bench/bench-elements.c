@@ -68,17 +68,8 @@ typedef struct
 {
   GstBuffer *frames[N_SOURCE_FRAMES];
   guint next;
-  gint64 warm_up_us;            /* warm-up before counting */
-  gint64 measure_us;            /* then, how long to count */
-  gint64 start_us;              /* first frame out */
-  gint64 counted_from_us;       /* end of warm-up */
-  gint64 last_us;
-  /* the process's CPU time (every thread) at those two points */
-  gint64 counted_from_cpu_ns;
-  gint64 last_cpu_ns;
-  guint64 frames_out;
-  guint64 counted;
-  gboolean ended;
+  gint frames_out;              /* atomic: frames that reached the sink */
+  gint ended;                   /* atomic: the source pushes no more */
   GstAppSrc *src;
 } Run;
 
@@ -178,12 +169,12 @@ need_data (GstAppSrc * src, guint length, gpointer user_data)
 {
   Run *run = user_data;
 
-  if (run->ended)
+  if (g_atomic_int_get (&run->ended))
     return;
   if (gst_app_src_push_buffer (src,
           gst_buffer_ref (run->frames[run->next++ % N_SOURCE_FRAMES])) !=
       GST_FLOW_OK)
-    run->ended = TRUE;
+    g_atomic_int_set (&run->ended, TRUE);
 }
 
 static gint64
@@ -199,24 +190,8 @@ static GstPadProbeReturn
 count_frame (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 {
   Run *run = user_data;
-  gint64 now = g_get_monotonic_time ();
 
-  if (run->frames_out++ == 0)
-    run->start_us = now;
-  if (run->counted_from_us == 0 && now - run->start_us >= run->warm_up_us) {
-    run->counted_from_us = now;
-    run->counted_from_cpu_ns = process_cpu_ns ();
-  }
-  if (run->counted_from_us) {
-    run->counted++;
-    run->last_us = now;
-    run->last_cpu_ns = process_cpu_ns ();
-    if (!run->ended && run->src &&
-        now - run->counted_from_us >= run->measure_us) {
-      run->ended = TRUE;
-      gst_app_src_end_of_stream (run->src);
-    }
-  }
+  g_atomic_int_inc (&run->frames_out);
   return GST_PAD_PROBE_OK;
 }
 
@@ -257,7 +232,6 @@ stream_new (const Case * c, gint width, gint height, Run * run)
     gst_context_unref (context);
   }
 
-  /* A clip is counted to its end; frames of ours, for measure_us. */
   if (c->memory != SOURCE_H264) {
     gst_video_info_set_format (&info,
         gst_video_format_from_string (c->format), width, height);
@@ -279,14 +253,78 @@ out:
   return pipeline;
 }
 
+/* Whether any of the @n pipelines posted an error or reached its end;
+ * an error is printed. */
+static gboolean
+any_stopped (GstElement ** pipelines, guint n, const Case * c)
+{
+  gboolean stopped = FALSE;
+  guint k;
+
+  for (k = 0; k < n; k++) {
+    GstBus *bus = gst_element_get_bus (pipelines[k]);
+    GstMessage *msg = gst_bus_pop_filtered (bus,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+
+    if (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+      GError *error = NULL;
+      gchar *debug = NULL;
+
+      gst_message_parse_error (msg, &error, &debug);
+      g_printerr ("%s: %s (%s)\n", c->name, error->message, debug);
+      g_clear_error (&error);
+      g_free (debug);
+    } else if (msg) {
+      g_printerr ("%s: a pipeline ended before its frames were counted\n",
+          c->name);
+    }
+    stopped |= msg != NULL;
+    gst_clear_message (&msg);
+    gst_object_unref (bus);
+  }
+  return stopped;
+}
+
+/* Ends each of the @n pipelines' streams and waits for the end to reach
+ * its sink.  Returns FALSE where one failed instead. */
+static gboolean
+end_streams (GstElement ** pipelines, Run * runs, guint n, const Case * c)
+{
+  gboolean ok = TRUE;
+  guint k;
+
+  for (k = 0; k < n; k++) {
+    g_atomic_int_set (&runs[k].ended, TRUE);
+    if (runs[k].src)
+      gst_app_src_end_of_stream (runs[k].src);
+    else
+      gst_element_send_event (pipelines[k], gst_event_new_eos ());
+  }
+  for (k = 0; k < n; k++) {
+    GstBus *bus = gst_element_get_bus (pipelines[k]);
+    GstMessage *msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+
+    if (msg == NULL || GST_MESSAGE_TYPE (msg) != GST_MESSAGE_EOS) {
+      g_printerr ("%s: a pipeline failed to end\n", c->name);
+      ok = FALSE;
+    }
+    gst_clear_message (&msg);
+    gst_object_unref (bus);
+  }
+  return ok;
+}
+
 /* Runs @n_streams pipelines of @c at @width x @height at once, in this
- * process, each to its end.  Returns the frames per second of all of them
- * together: every frame counted, over the time from the first pipeline's
- * count to the last's (so pipelines that start late lower it rather than
- * raise it); or a negative number when one failed.  @slowest gets the
- * slowest pipeline's own rate, @host_us the CPU time the process spent
- * per frame (every thread: the sources, the elements, the sinks, and
- * waits on the GPU that spin). */
+ * process.  Once every pipeline has put out its first frame and
+ * @warm_up_us more have passed, the frames of all of them are counted
+ * over one window of @measure_us, the same for every pipeline: pipelines
+ * that start late neither lower nor raise the rate.  Returns the frames
+ * per second of all of them together in that window, or a negative
+ * number when one failed; @slowest gets the slowest pipeline's rate in
+ * the window, @host_us the CPU time the process spent per frame in it
+ * (every thread: the sources, the elements, the sinks, and waits on the
+ * GPU). */
 static gdouble
 run_streams (const Case * c, gint width, gint height, guint n_streams,
     gint64 warm_up_us, gint64 measure_us, gdouble * slowest,
@@ -294,56 +332,61 @@ run_streams (const Case * c, gint width, gint height, guint n_streams,
 {
   GstElement **pipelines = g_new0 (GstElement *, n_streams);
   Run *runs = g_new0 (Run, n_streams);
-  gint64 cpu_from = G_MAXINT64, cpu_to = 0;
-  gint64 from_us = G_MAXINT64, to_us = 0;
+  gint *counted_from = g_new0 (gint, n_streams);
+  gint64 deadline_us, from_us, to_us, cpu_from_ns, cpu_to_ns;
   guint64 frames = 0;
+  gdouble fps = -1;
   gboolean failed = FALSE;
-  guint k, i;
+  guint k, i, started = 0;
 
   *slowest = -1;
   *host_us = 0;
   for (k = 0; k < n_streams && !failed; k++) {
-    runs[k].warm_up_us = warm_up_us;
-    runs[k].measure_us = measure_us;
     pipelines[k] = stream_new (c, width, height, &runs[k]);
     failed = pipelines[k] == NULL;
   }
   for (k = 0; k < n_streams && !failed; k++)
     gst_element_set_state (pipelines[k], GST_STATE_PLAYING);
 
-  for (k = 0; k < n_streams && !failed; k++) {
-    GstBus *bus = gst_element_get_bus (pipelines[k]);
-    GstMessage *msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
-        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-    Run *run = &runs[k];
+  /* Every pipeline running, then warmed up. */
+  deadline_us = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+  while (!failed && started < n_streams) {
+    g_usleep (1000);
+    for (k = 0, started = 0; k < n_streams; k++)
+      started += g_atomic_int_get (&runs[k].frames_out) > 0;
+    failed = any_stopped (pipelines, n_streams, c) ||
+        g_get_monotonic_time () > deadline_us;
+  }
+  if (failed)
+    goto out;
+  g_usleep (warm_up_us);
 
-    if (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS && run->counted > 1) {
-      gdouble fps = (run->counted - 1) * 1e6 / (gdouble) (run->last_us -
-          run->counted_from_us);
+  from_us = g_get_monotonic_time ();
+  cpu_from_ns = process_cpu_ns ();
+  for (k = 0; k < n_streams; k++)
+    counted_from[k] = g_atomic_int_get (&runs[k].frames_out);
+  g_usleep (measure_us);
+  to_us = g_get_monotonic_time ();
+  cpu_to_ns = process_cpu_ns ();
+  for (k = 0; k < n_streams; k++) {
+    guint counted = g_atomic_int_get (&runs[k].frames_out) - counted_from[k];
+    gdouble stream_fps = counted * 1e6 / (gdouble) (to_us - from_us);
 
-      if (*slowest < 0 || fps < *slowest)
-        *slowest = fps;
-      frames += run->counted - 1;
-      from_us = MIN (from_us, run->counted_from_us);
-      to_us = MAX (to_us, run->last_us);
-      cpu_from = MIN (cpu_from, run->counted_from_cpu_ns);
-      cpu_to = MAX (cpu_to, run->last_cpu_ns);
-    } else {
-      if (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-        GError *error = NULL;
-        gchar *debug = NULL;
-
-        gst_message_parse_error (msg, &error, &debug);
-        g_printerr ("%s: %s (%s)\n", c->name, error->message, debug);
-        g_clear_error (&error);
-        g_free (debug);
-      }
-      failed = TRUE;
-    }
-    gst_clear_message (&msg);
-    gst_object_unref (bus);
+    if (*slowest < 0 || stream_fps < *slowest)
+      *slowest = stream_fps;
+    frames += counted;
   }
 
+  /* A pipeline that stopped inside the window was not counted over all
+   * of it. */
+  failed = any_stopped (pipelines, n_streams, c) || frames == 0;
+  failed |= !end_streams (pipelines, runs, n_streams, c);
+  if (!failed) {
+    *host_us = (cpu_to_ns - cpu_from_ns) / 1e3 / frames;
+    fps = frames * 1e6 / (gdouble) (to_us - from_us);
+  }
+
+out:
   for (k = 0; k < n_streams; k++) {
     if (pipelines[k]) {
       gst_element_set_state (pipelines[k], GST_STATE_NULL);
@@ -353,12 +396,12 @@ run_streams (const Case * c, gint width, gint height, guint n_streams,
     for (i = 0; i < N_SOURCE_FRAMES; i++)
       gst_clear_buffer (&runs[k].frames[i]);
   }
+  g_free (counted_from);
   g_free (pipelines);
   g_free (runs);
-  if (failed || frames == 0 || to_us <= from_us)
-    return -1;
-  *host_us = (cpu_to - cpu_from) / 1e3 / frames;
-  return frames * 1e6 / (gdouble) (to_us - from_us);
+  if (failed)
+    *slowest = -1;
+  return fps;
 }
 
 /* Frames per second of @c at @width x @height, or a negative number when
@@ -529,19 +572,32 @@ static const Case stream_cases[] = {
       "video/x-raw(memory:CUDAMemory)", NULL},
 };
 
-/* The --streams table: 1080p frames, each stream count of @counts. */
+/* --quick --streams: the chain on the CPU, to keep the table working where
+ * there is no GPU. */
+static const Case cpu_stream_cases[] = {
+  {"cudagray ! cudaequalize ! cudaotsu backend=cpu", "RGBA",
+        SOURCE_PAGEABLE, "cudagray backend=%s ! cudaequalize backend=%s ! "
+      "cudaotsu backend=%s ! video/x-raw", "cpu"},
+};
+
+/* The --streams table: 1080p frames (an eighth of the size with @quick),
+ * each stream count of @counts. */
 static void
-run_stream_table (const gchar * counts, const gchar * only, FILE * csv,
-    guint * ok, guint * failed)
+run_stream_table (const gchar * counts, const gchar * only, gboolean quick,
+    FILE * csv, guint * ok, guint * failed)
 {
+  const Case *cases = quick ? cpu_stream_cases : stream_cases;
+  guint n_cases = quick ? G_N_ELEMENTS (cpu_stream_cases) :
+      G_N_ELEMENTS (stream_cases);
+  gint scale = quick ? 8 : 1;
   gchar **list = g_strsplit (counts, ",", -1);
   guint i, k;
 
   g_print ("| pipeline | source | streams | frames/s, all | frames/s, "
       "slowest stream | host µs/frame | 1080p30 streams |\n"
       "|---|---|---:|---:|---:|---:|---:|\n");
-  for (i = 0; i < G_N_ELEMENTS (stream_cases); i++) {
-    const Case *c = &stream_cases[i];
+  for (i = 0; i < n_cases; i++) {
+    const Case *c = &cases[i];
 
     if ((only && !strstr (c->name, only)) ||
         (c->memory == SOURCE_H264 && clip_path == NULL))
@@ -552,7 +608,8 @@ run_stream_table (const gchar * counts, const gchar * only, FILE * csv,
 
       if (n == 0)
         continue;
-      fps = run_streams (c, 1920, 1080, n, 500000, 2000000, &slowest,
+      fps = run_streams (c, 1920 / scale, 1080 / scale, n,
+          quick ? 50000 : 500000, quick ? 200000 : 2000000, &slowest,
           &host_us);
       g_print ("| %s | %s | %u | %.0f | %.0f | %.1f | %.0f |\n", c->name,
           source_names[c->memory], n, fps, slowest, host_us,
@@ -643,8 +700,8 @@ main (int argc, char **argv)
     fprintf (csv, streams ? "case,source,size,streams,fps,slowest_fps,"
         "host_us\n" : "case,source,size,width,height,fps,host_us\n");
   }
-  if (streams && !quick) {
-    run_stream_table (streams, only, csv, &ok, &failed);
+  if (streams) {
+    run_stream_table (streams, only, quick, csv, &ok, &failed);
     n_cases = 0;
   }
 
