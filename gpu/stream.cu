@@ -340,11 +340,19 @@ cip_copy (const CipImage * src, CipImage * dst, CipStream * stream)
       || src->format != dst->format)
     return CIP_ERROR_INVALID_ARGUMENT;
 
-  /* cudaMemcpyDefault: unified addressing tells host from device. */
-  CIP_CUDA_TRY (stream, cudaMemcpy2DAsync (dst->data, dst->stride, src->data,
-          src->stride, (size_t) src->width *
-          cip_format_bytes_per_pixel (src->format), src->height,
-          cudaMemcpyDefault, stream->stream));
+  size_t row_bytes = (size_t) src->width *
+      cip_format_bytes_per_pixel (src->format);
+
+  /* cudaMemcpyDefault: unified addressing tells host from device.  Rows
+   * without padding on both sides are one block: a copy engine moves it
+   * as one transfer rather than row by row. */
+  if (src->stride == row_bytes && dst->stride == row_bytes)
+    CIP_CUDA_TRY (stream, cudaMemcpyAsync (dst->data, src->data,
+            row_bytes * src->height, cudaMemcpyDefault, stream->stream));
+  else
+    CIP_CUDA_TRY (stream, cudaMemcpy2DAsync (dst->data, dst->stride,
+            src->data, src->stride, row_bytes, src->height,
+            cudaMemcpyDefault, stream->stream));
   return CIP_OK;
 }
 

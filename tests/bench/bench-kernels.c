@@ -710,15 +710,29 @@ typedef struct
   cudaEvent_t done;
 } FrameCopies;
 
-/* Microseconds a frame: FRAME_COPY_FRAMES frames shared out over the
- * first @n pipelines of @f, all started together (@overlapped: uploads
- * and downloads on their own streams, else one after the other on the
- * upload stream), each pipeline cycling through @host_frames of its host
- * frames. */
-static gboolean
-time_frame_copies (Ctx * c, FrameCopies * f, int n, gboolean overlapped,
-    int host_frames, double *us)
+/* One row of the frame floors. */
+typedef struct
 {
+  int pipelines;
+  gboolean overlapped;          /* else one after the other */
+  int host_frames;
+  /* each upload a 2-D copy of 1080 rows (pitch = row, as an element's
+   * cudaMemcpy2DAsync of an unpadded frame), else one block */
+  gboolean upload_rows;
+} FrameCopyRow;
+
+/* Microseconds a frame: FRAME_COPY_FRAMES frames shared out over the
+ * first @row->pipelines pipelines of @f, all started together (overlapped:
+ * uploads and downloads on their own streams, else one after the other on
+ * the upload stream), each pipeline cycling through @row->host_frames of
+ * its host frames. */
+static gboolean
+time_frame_copies (Ctx * c, FrameCopies * f, const FrameCopyRow * row,
+    double *us)
+{
+  int n = row->pipelines;
+  gboolean overlapped = row->overlapped;
+  int host_frames = row->host_frames;
   float ms;
   int i, k;
 
@@ -731,8 +745,13 @@ time_frame_copies (Ctx * c, FrameCopies * f, int n, gboolean overlapped,
     FrameCopies *p = &f[i % n];
     int h = (i / n) % host_frames;
 
-    CUDA_CHECK (cudaMemcpyAsync (p->dev_up, p->host_up[h], FRAME_UP_BYTES,
-            cudaMemcpyHostToDevice, p->up));
+    if (row->upload_rows)
+      CUDA_CHECK (cudaMemcpy2DAsync (p->dev_up, FRAME_UP_BYTES / 1080,
+              p->host_up[h], FRAME_UP_BYTES / 1080, FRAME_UP_BYTES / 1080,
+              1080, cudaMemcpyHostToDevice, p->up));
+    else
+      CUDA_CHECK (cudaMemcpyAsync (p->dev_up, p->host_up[h],
+              FRAME_UP_BYTES, cudaMemcpyHostToDevice, p->up));
     CUDA_CHECK (cudaMemcpyAsync (p->host_down[h], p->dev_down,
             FRAME_DOWN_BYTES, cudaMemcpyDeviceToHost,
             overlapped ? p->down : p->up));
@@ -753,9 +772,20 @@ time_frame_copies (Ctx * c, FrameCopies * f, int n, gboolean overlapped,
 static void
 run_frame_floors (Ctx * c)
 {
-  /* the first row one after the other, the others overlapped; the last
-   * three with one host frame a pipeline each way */
-  static const int pipelines[] = { 1, 1, 2, 4, 8, 16, 1, 8, 16 };
+  static const FrameCopyRow rows[] = {
+    {1, FALSE, FRAME_COPY_HOST_FRAMES, FALSE},
+    {1, TRUE, FRAME_COPY_HOST_FRAMES, FALSE},
+    {2, TRUE, FRAME_COPY_HOST_FRAMES, FALSE},
+    {4, TRUE, FRAME_COPY_HOST_FRAMES, FALSE},
+    {8, TRUE, FRAME_COPY_HOST_FRAMES, FALSE},
+    {16, TRUE, FRAME_COPY_HOST_FRAMES, FALSE},
+    {1, TRUE, 1, FALSE},
+    {8, TRUE, 1, FALSE},
+    {16, TRUE, 1, FALSE},
+    {1, TRUE, FRAME_COPY_HOST_FRAMES, TRUE},
+    {8, TRUE, FRAME_COPY_HOST_FRAMES, TRUE},
+    {16, TRUE, FRAME_COPY_HOST_FRAMES, TRUE},
+  };
   FrameCopies f[FRAME_COPY_MAX_PIPELINES];
   int k, i, h;
   gboolean allocated = TRUE;
@@ -786,13 +816,14 @@ run_frame_floors (Ctx * c)
       goto out;
     }
 
-  for (i = 0; i < (int) G_N_ELEMENTS (pipelines); i++) {
-    gboolean overlapped = i > 0;
-    int host_frames = i < 6 ? FRAME_COPY_HOST_FRAMES : 1;
-    gchar *name = overlapped ?
+  for (i = 0; i < (int) G_N_ELEMENTS (rows); i++) {
+    const FrameCopyRow *row = &rows[i];
+    gchar *name = row->overlapped ?
         g_strdup_printf ("1080p frames, RGBA up and GRAY8 down, %d "
-        "pipeline%s overlapped%s", pipelines[i], pipelines[i] > 1 ? "s" : "",
-        host_frames == 1 ? ", one host frame each" : "") :
+        "pipeline%s overlapped%s%s", row->pipelines,
+        row->pipelines > 1 ? "s" : "",
+        row->host_frames == 1 ? ", one host frame each" : "",
+        row->upload_rows ? ", uploads row by row (2-D)" : "") :
         g_strdup ("1080p frames, RGBA up and GRAY8 down, in turn");
     double us[FRAME_COPY_REPEATS];
     gboolean ok = TRUE;
@@ -800,8 +831,7 @@ run_frame_floors (Ctx * c)
     int r;
 
     for (r = 0; ok && r < FRAME_COPY_REPEATS; r++)
-      ok = time_frame_copies (c, f, pipelines[i], overlapped, host_frames,
-          &us[r]);
+      ok = time_frame_copies (c, f, row, &us[r]);
     if (ok) {
       timing_from_samples (us, FRAME_COPY_REPEATS, &t);
       t.host_us = NAN;
