@@ -57,6 +57,11 @@ if [ "$step" = sanitize ]; then
   tail -30 $OUT/san/summary.md
 fi
 if [ "$step" = streams ]; then
+  # where the GPU sits against the CPUs and their memory: page-locked
+  # frames on a far NUMA node cross the socket link on every copy
+  { nvidia-smi topo -m; lscpu | grep -i -E "numa|socket|model name"
+    command -v numactl > /dev/null && numactl --hardware; } \
+    > $OUT/topology.txt 2>&1
   ( . .gpuhost/gst-1.28/env.sh; export GST_PLUGIN_PATH_1_0=$PWD/build-128/ext
     build-128/tests/bench/bench-kernels --chains --csv $OUT/chains.csv > $OUT/chains.md 2>&1
     grep -E "^\| (1080p|cudagray)" $OUT/chains.md
