@@ -57,6 +57,8 @@ enum
   PROP_POST_MESSAGES,
 };
 
+static GParamSpec *threshold_pspec;
+
 #define DEFAULT_INVERT FALSE
 #define DEFAULT_POST_MESSAGES FALSE
 
@@ -124,11 +126,11 @@ gst_cuda_otsu_class_init (GstCudaOtsuClass * klass)
    *
    * Since: 0.1
    */
+  threshold_pspec = g_param_spec_uint ("threshold", "Threshold",
+      "Otsu threshold (0-255) of the last frame processed; 0 before the "
+      "first frame", 0, 255, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_property (gobject_class, PROP_THRESHOLD,
-      g_param_spec_uint ("threshold", "Threshold",
-          "Otsu threshold (0-255) of the last frame processed; 0 before the "
-          "first frame", 0, 255, 0,
-          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+      threshold_pspec);
 
   /**
    * GstCudaOtsu:post-messages:
@@ -242,7 +244,8 @@ gst_cuda_otsu_report (GstCudaImgprocFilter * filter,
 
   GST_LOG_OBJECT (self, "threshold %u at %" GST_TIME_FORMAT, threshold,
       GST_TIME_ARGS (report->pts));
-  g_object_notify (G_OBJECT (self), "threshold");
+  /* by its spec: no lookup by name for every frame */
+  g_object_notify_by_pspec (G_OBJECT (self), threshold_pspec);
 
   if (!post)
     return;

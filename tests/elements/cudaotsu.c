@@ -142,6 +142,47 @@ GST_START_TEST (test_matches_opencv)
 
 GST_END_TEST;
 
+static void
+record_threshold (GObject * otsu, GParamSpec * pspec, gpointer user_data)
+{
+  GArray *seen = user_data;
+  guint threshold;
+
+  g_object_get (otsu, "threshold", &threshold, NULL);
+  g_array_append_val (seen, threshold);
+}
+
+/* notify::threshold comes once a frame, each time with that frame's
+ * threshold (OpenCV's), in frame order. */
+GST_START_TEST (test_threshold_notified)
+{
+  GstHarness *h = cip_test_harness_new ("cudaotsu", NULL);
+  GstElement *otsu = cip_test_harness_element (h, "cudaotsu");
+  GArray *seen = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint i;
+
+  g_signal_connect (otsu, "notify::threshold", G_CALLBACK (record_threshold),
+      seen);
+  for (i = 0; i < G_N_ELEMENTS (images); i++) {
+    CipImage src = load (images[i]);
+    guint ref_threshold;
+
+    gst_harness_set_src_caps (h, cip_test_caps_new (GST_VIDEO_FORMAT_GRAY8,
+            src.width, src.height));
+    push_and_check (h, &src, FALSE, &ref_threshold);
+    fail_unless_equals_int (seen->len, i + 1);
+    fail_unless_equals_int (g_array_index (seen, guint, i),
+        expected_int (images[i], "otsu-threshold"));
+    cip_test_image_free (&src);
+  }
+
+  g_array_unref (seen);
+  gst_object_unref (otsu);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* invert=true: the same threshold, the other pixels 255. */
 GST_START_TEST (test_invert)
 {
@@ -403,6 +444,7 @@ cudaotsu_suite (void)
   tcase_set_timeout (tc, CIP_TEST_TIMEOUT);
   tcase_add_test (tc, test_threshold_zero_before_first_frame);
   tcase_add_loop_test (tc, test_matches_opencv, 0, G_N_ELEMENTS (images));
+  tcase_add_test (tc, test_threshold_notified);
   tcase_add_loop_test (tc, test_invert, 0, G_N_ELEMENTS (images));
   tcase_add_test (tc, test_invert_change_between_frames);
   tcase_add_test (tc, test_constant_frames);
