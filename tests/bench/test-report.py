@@ -62,6 +62,9 @@ def main():
         check(len(rows) == len(streams), "a many-streams row per CSV row")
         for r, line in zip(streams, rows):
             fps = float(r["fps"])
+            check(line.split("|")[6].strip() == "%.1f" % (1e6 / fps),
+                  "row %s ×%s: the GPU's time a frame is 1 s over its "
+                  "frames/s" % (r["source"], r["streams"]))
             limit = report.limit_for(limits, r["source"], r["streams"])
             if limit:
                 check(line.endswith("| %.0f%% of %s (%.0f) |" % (
