@@ -645,7 +645,7 @@ gst_cuda_imgproc_filter_generate_output (GstBaseTransform * trans,
       (gst_cuda_imgproc_filter_parent_class)->generate_output, outbuf);
 }
 
-/* GstBaseTransform marks the next output it is given DISCONT: the frame
+/* GstBaseTransform marks the next output it pushes DISCONT: the frame
  * after the discontinuity, not a held one from before it, which goes
  * first. */
 static GstFlowReturn
@@ -653,14 +653,11 @@ gst_cuda_imgproc_filter_submit_input_buffer (GstBaseTransform * trans,
     gboolean is_discont, GstBuffer * input)
 {
   GstCudaImgprocFilter *filter = GST_CUDA_IMGPROC_FILTER (trans);
+  GstFlowReturn ret = gst_cuda_imgproc_frame_path_submit (filter, is_discont);
 
-  if (is_discont) {
-    GstFlowReturn ret = gst_cuda_imgproc_frame_path_push_held (filter);
-
-    if (ret != GST_FLOW_OK) {
-      gst_buffer_unref (input);
-      return ret;
-    }
+  if (ret != GST_FLOW_OK) {
+    gst_buffer_unref (input);
+    return ret;
   }
   return
       GST_BASE_TRANSFORM_CLASS

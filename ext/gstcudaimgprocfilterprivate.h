@@ -62,6 +62,10 @@ typedef struct
    * queued, complete by then; held[0] is the older.  @next_output and
    * @next_flow: what generate_output gives on its next call. */
   gboolean hold_frames;         /* per caps */
+  /* the frame being computed follows a discontinuity: not held, so that
+   * GstBaseTransform, which marks the next output it pushes DISCONT,
+   * pushes this one and is done with the mark */
+  gboolean after_discont;
   gboolean holding;             /* the frame just computed is in held[n_held] */
   GstCudaImgprocHeldFrame held[GST_CUDA_IMGPROC_MAX_HELD];
   guint n_held;

@@ -129,7 +129,7 @@ discard_held (GstCudaImgprocFilter * filter)
   }
   while (priv->n_held > 0) {
     if (klass->report)
-      gst_cuda_imgproc_reports_drop_last (&priv->reports);
+      gst_cuda_imgproc_reports_drop_held (&priv->reports);
     release_held (&priv->held[priv->n_held - 1]);
     priv->n_held--;
   }
@@ -455,13 +455,18 @@ process_on_device (GstCudaImgprocFilter * filter, GstBuffer * inbuf,
     if (status == CIP_OK)
       status = gst_cuda_imgproc_in_flight_hold (&priv->in_flight, inbuf,
           priv->device.stream);
-  } else if (status == CIP_OK && priv->hold_frames) {
-    /* completed once the next frame's work is queued */
+  } else if (status == CIP_OK && priv->hold_frames && !priv->after_discont) {
+    /* completed once the next frame's work is queued; inputs of frames
+     * that went out before without a wait (other caps) go back upstream
+     * once read */
+    gst_cuda_imgproc_in_flight_release_passed (&priv->in_flight);
     status = cip_event_record (held->done, priv->device.stream);
     if (status == CIP_OK) {
       gst_buffer_replace (&held->input, inbuf);
       held->readback = readback;
       priv->holding = TRUE;
+      if (committed)
+        gst_cuda_imgproc_reports_hold_last (&priv->reports);
       committed = FALSE;
     }
   } else if (status == CIP_OK) {
@@ -645,6 +650,10 @@ complete_held (GstCudaImgprocFilter * filter, GstBuffer ** outbuf)
   GstBuffer *output = g_steal_pointer (&held->output);
   CipStatus status = CIP_ERROR_CUDA;
 
+  /* its report goes with it, and those before it; not those of the
+   * frames held behind it, which may yet be dropped */
+  if (klass->report)
+    gst_cuda_imgproc_reports_release_held (&priv->reports);
   /* one context push for the wait, the reports and frame_done */
   if (gst_cuda_context_push (priv->device.context)) {
     status = cip_event_synchronize (held->done, priv->device.stream);
@@ -689,6 +698,18 @@ gst_cuda_imgproc_frame_path_push_held (GstCudaImgprocFilter * filter)
 }
 
 GstFlowReturn
+gst_cuda_imgproc_frame_path_submit (GstCudaImgprocFilter * filter,
+    gboolean is_discont)
+{
+  GstCudaImgprocFilterPrivate *priv =
+      gst_cuda_imgproc_filter_get_private (filter);
+
+  priv->after_discont = is_discont;
+  return is_discont ? gst_cuda_imgproc_frame_path_push_held (filter) :
+      GST_FLOW_OK;
+}
+
+GstFlowReturn
 gst_cuda_imgproc_frame_path_generate (GstCudaImgprocFilter * filter,
     GstCudaImgprocGenerateFunc compute, GstBuffer ** outbuf)
 {
@@ -718,6 +739,8 @@ gst_cuda_imgproc_frame_path_generate (GstCudaImgprocFilter * filter,
   if (ret == GST_FLOW_OK && fresh && priv->holding) {
     priv->held[priv->n_held++].output = g_steal_pointer (&fresh);
   } else if (priv->holding) {
+    if (GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter)->report)
+      gst_cuda_imgproc_reports_drop_held (&priv->reports);
     release_held (&priv->held[priv->n_held]);
   }
   priv->holding = FALSE;

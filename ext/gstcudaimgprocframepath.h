@@ -52,6 +52,13 @@ GstFlowReturn gst_cuda_imgproc_frame_path_generate (GstCudaImgprocFilter *
 GstFlowReturn gst_cuda_imgproc_frame_path_push_held (GstCudaImgprocFilter *
     filter);
 
+/* An input frame is about to be submitted; @is_discont as GstBaseTransform
+ * gives it (set from a DISCONT input until it has pushed an output): the
+ * held frames, from before the discontinuity, go out first, and the frame
+ * is not held. */
+GstFlowReturn gst_cuda_imgproc_frame_path_submit (GstCudaImgprocFilter *
+    filter, gboolean is_discont);
+
 /* Lets go of the held frames (end of stream, flush): input frames still
  * read, and, with @discard_output, the held output frame unpushed. */
 void gst_cuda_imgproc_frame_path_drain (GstCudaImgprocFilter * filter,

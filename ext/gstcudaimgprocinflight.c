@@ -51,6 +51,13 @@ release_oldest (GstCudaImgprocInFlight * ring)
 }
 
 void
+gst_cuda_imgproc_in_flight_release_passed (GstCudaImgprocInFlight * ring)
+{
+  while (ring->count > 0 && cip_event_done (ring->done[ring->first]))
+    release_oldest (ring);
+}
+
+void
 gst_cuda_imgproc_in_flight_drain (GstCudaImgprocInFlight * ring,
     CipStream * stream)
 {
@@ -67,8 +74,7 @@ gst_cuda_imgproc_in_flight_hold (GstCudaImgprocInFlight * ring,
   guint slot;
   CipStatus status;
 
-  while (ring->count > 0 && cip_event_done (ring->done[ring->first]))
-    release_oldest (ring);
+  gst_cuda_imgproc_in_flight_release_passed (ring);
   if (ring->count == RING_SIZE) {
     status = cip_event_synchronize (ring->done[ring->first], stream);
     if (status != CIP_OK)

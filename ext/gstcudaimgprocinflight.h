@@ -46,6 +46,9 @@ void gst_cuda_imgproc_in_flight_clear (GstCudaImgprocInFlight * ring,
 /* Holds @inbuf until the work enqueued on @stream so far has passed. */
 CipStatus gst_cuda_imgproc_in_flight_hold (GstCudaImgprocInFlight * ring,
     GstBuffer * inbuf, CipStream * stream);
+/* Lets go of the held frames whose reading has passed, without waiting. */
+void gst_cuda_imgproc_in_flight_release_passed (GstCudaImgprocInFlight *
+    ring);
 /* Waits for @stream and lets go of every held frame. */
 void gst_cuda_imgproc_in_flight_drain (GstCudaImgprocInFlight * ring,
     CipStream * stream);

@@ -69,7 +69,7 @@ CipStatus
 gst_cuda_imgproc_reports_deliver (GstCudaImgprocReports * reports,
     GstCudaImgprocFilter * filter, gboolean wait, CipStream * stream)
 {
-  while (reports->count > 0) {
+  while (reports->count > reports->held) {
     CipEvent *ready = reports->ready[reports->first];
 
     if (stream != NULL && !cip_event_done (ready)) {
@@ -127,6 +127,28 @@ gst_cuda_imgproc_reports_commit (GstCudaImgprocReports * reports,
 void
 gst_cuda_imgproc_reports_drop_last (GstCudaImgprocReports * reports)
 {
-  if (reports->count > 0)
+  if (reports->count > reports->held)
     reports->count--;
+}
+
+void
+gst_cuda_imgproc_reports_hold_last (GstCudaImgprocReports * reports)
+{
+  g_return_if_fail (reports->held < reports->count);
+  reports->held++;
+}
+
+void
+gst_cuda_imgproc_reports_release_held (GstCudaImgprocReports * reports)
+{
+  g_return_if_fail (reports->held > 0);
+  reports->held--;
+}
+
+void
+gst_cuda_imgproc_reports_drop_held (GstCudaImgprocReports * reports)
+{
+  g_return_if_fail (reports->held > 0);
+  reports->held--;
+  reports->count--;
 }

@@ -37,6 +37,9 @@ typedef struct
   GstCudaImgprocFrameReport reports[GST_CUDA_IMGPROC_MAX_REPORTS];
   guint first;
   guint count;
+  /* the newest reports, of frames held back: not reported before their
+   * frame goes out, nor at all if it is dropped */
+  guint held;
 } GstCudaImgprocReports;
 
 /* Slots of @slot_size bytes, page-locked when @stream is set. */
@@ -47,7 +50,7 @@ void gst_cuda_imgproc_reports_clear (GstCudaImgprocReports * reports,
     CipStream * stream);
 
 /* Reports what is ready, oldest first, through @filter's report(); with
- * @wait, waits for all of it first. */
+ * @wait, waits for all of it first.  Reports of held frames wait. */
 CipStatus gst_cuda_imgproc_reports_deliver (GstCudaImgprocReports * reports,
     GstCudaImgprocFilter * filter, gboolean wait, CipStream * stream);
 /* The slot the next frame writes into: reports what is ready and, when
@@ -61,6 +64,14 @@ CipStatus gst_cuda_imgproc_reports_commit (GstCudaImgprocReports * reports,
 /* Takes the last commit back: its frame failed after it, and is not
  * pushed. */
 void gst_cuda_imgproc_reports_drop_last (GstCudaImgprocReports * reports);
+
+/* The last commit's frame is held back: its report waits for it. */
+void gst_cuda_imgproc_reports_hold_last (GstCudaImgprocReports * reports);
+/* The oldest held frame goes out: its report may be delivered. */
+void gst_cuda_imgproc_reports_release_held (GstCudaImgprocReports *
+    reports);
+/* The newest held frame is dropped: its report goes with it. */
+void gst_cuda_imgproc_reports_drop_held (GstCudaImgprocReports * reports);
 
 G_END_DECLS
 

@@ -149,7 +149,8 @@ CipStatus cip_stream_wait_event (CipStream * stream, CipEvent * event);
  * which it records there.  No host wait. */
 CipStatus cip_stream_wait_stream (CipStream * stream, void *other,
     CipEvent * event);
-/* Whether the work @event marks is done (or it was never recorded). */
+/* Whether the work @event marks is done (or it was never recorded).  Work
+ * that failed is not done: cip_event_synchronize() returns its error. */
 bool cip_event_done (CipEvent * event);
 /* Blocks until it is. */
 CipStatus cip_event_synchronize (CipEvent * event, CipStream * stream);

@@ -444,11 +444,13 @@ cip_stream_wait_event (CipStream * stream, CipEvent * event)
 bool
 cip_event_done (CipEvent * event)
 {
-  if (cudaEventQuery (event->event) != cudaErrorNotReady)
-    return true;
-  /* "Not ready" is an answer, not a failure for the next check to see. */
-  (void) cudaGetLastError ();
-  return false;
+  cudaError_t err = cudaEventQuery (event->event);
+
+  /* "Not ready" is an answer, not a failure for the next check to see;
+   * any other error is left for the wait that reports it. */
+  if (err == cudaErrorNotReady)
+    (void) cudaGetLastError ();
+  return err == cudaSuccess;
 }
 
 CipStatus

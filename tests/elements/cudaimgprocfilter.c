@@ -637,32 +637,63 @@ GST_START_TEST (test_no_allocation_per_frame)
 
 GST_END_TEST;
 
+/* The element's "frames" count as each output frame leaves it, by the
+ * frame's timestamp in seconds. */
+typedef struct
+{
+  GstElement *element;
+  guint64 frames_at_push[8];
+} PushRecord;
+
+static GstPadProbeReturn
+record_push (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  PushRecord *record = user_data;
+  guint64 second = GST_BUFFER_PTS (GST_PAD_PROBE_INFO_BUFFER (info)) /
+      GST_SECOND;
+
+  fail_unless (second < G_N_ELEMENTS (record->frames_at_push));
+  record->frames_at_push[second] =
+      cip_test_element_stat (record->element, "frames");
+  return GST_PAD_PROBE_OK;
+}
+
 /* Behind a source that is not live, a frame that leaves for system memory
  * is held on the cuda backend until the next one's work is queued (one
- * frame later out), and goes out before a segment and a drain query, and
- * before the frame after a discontinuity, which alone is marked DISCONT.
- * On the cpu backend each frame comes out at once. */
+ * frame later out, after the next frame is computed), and goes out
+ * before a segment and a drain query, and before the frame after a
+ * discontinuity, which alone is marked DISCONT and goes out at once;
+ * holding goes on after it.  On the cpu backend each frame comes out at
+ * once. */
 GST_START_TEST (test_held_frame_order)
 {
   GstHarness *h = cip_test_harness_new ("cudagray", NULL);
-  guint delay = cip_test_backend_is_cuda ()? 1 : 0;
+  gboolean cuda = cip_test_backend_is_cuda ();
+  /* frames computed when frame i leaves: frame i + 1 too where it is
+   * held and the next one's work queued before it goes; where a segment
+   * (1), a drain query (2), a discontinuity (3, 4) or the end (7) pushes
+   * it, or on the cpu backend, frame i alone */
+  static const guint64 held_frames_at_push[] = { 2, 2, 3, 4, 5, 7, 8, 8 };
+  PushRecord record = { cip_test_harness_element (h, "cudagray") };
   CipImage rgba = cip_test_image_random (32, 8, CIP_FORMAT_RGBA, 5);
   GstSegment segment;
   GstQuery *drain;
   guint i;
 
+  gst_pad_add_probe (h->sinkpad, GST_PAD_PROBE_TYPE_BUFFER, record_push,
+      &record, NULL);
   gst_harness_set_live (h, FALSE);
   cip_test_harness_set_caps (h, GST_VIDEO_FORMAT_RGBA, 32, 8);
-  for (i = 0; i < 6; i++) {
+  for (i = 0; i < 8; i++) {
     GstBuffer *in = cip_test_buffer_new_strided (&rgba, 0);
 
     GST_BUFFER_PTS (in) = i * GST_SECOND;
     if (i == 4)
       GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_DISCONT);
     fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
-    /* the frames before are out, this one too where nothing is held */
+    /* the frames before are out, this one too where it is not held */
     fail_unless_equals_int (gst_harness_buffers_received (h),
-        i + 1 - delay);
+        i + (cuda && i != 4 ? 0 : 1));
     if (i == 1) {
       gst_segment_init (&segment, GST_FORMAT_TIME);
       fail_unless (gst_harness_push_event (h,
@@ -676,15 +707,18 @@ GST_START_TEST (test_held_frame_order)
     }
   }
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
-  fail_unless_equals_int (gst_harness_buffers_received (h), 6);
+  fail_unless_equals_int (gst_harness_buffers_received (h), 8);
 
-  for (i = 0; i < 6; i++) {
+  for (i = 0; i < 8; i++) {
     GstBuffer *out = gst_harness_pull (h);
 
     fail_unless_equals_uint64 (GST_BUFFER_PTS (out), i * GST_SECOND);
     fail_unless_equals_int (GST_BUFFER_IS_DISCONT (out), i == 4);
+    fail_unless_equals_uint64 (record.frames_at_push[i],
+        cuda ? held_frames_at_push[i] : i + 1);
     gst_buffer_unref (out);
   }
+  gst_object_unref (record.element);
   cip_test_image_free (&rgba);
   gst_harness_teardown (h);
 }
