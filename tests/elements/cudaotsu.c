@@ -363,6 +363,87 @@ GST_START_TEST (test_post_messages)
 
 GST_END_TEST;
 
+/* The cudaotsu messages posted as each output frame leaves, by the
+ * frame's timestamp in seconds. */
+typedef struct
+{
+  gint posted;                  /* atomic */
+  gint posted_at_push[8];
+} MessageRecord;
+
+static GstBusSyncReply
+count_message (GstBus * bus, GstMessage * msg, gpointer user_data)
+{
+  MessageRecord *record = user_data;
+
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT &&
+      gst_message_has_name (msg, "cudaotsu"))
+    g_atomic_int_inc (&record->posted);
+  return GST_BUS_PASS;
+}
+
+static GstPadProbeReturn
+record_messages_at_push (GstPad * pad, GstPadProbeInfo * info,
+    gpointer user_data)
+{
+  MessageRecord *record = user_data;
+  guint64 second = GST_BUFFER_PTS (GST_PAD_PROBE_INFO_BUFFER (info)) /
+      GST_SECOND;
+
+  fail_unless (second < G_N_ELEMENTS (record->posted_at_push));
+  record->posted_at_push[second] = g_atomic_int_get (&record->posted);
+  return GST_PAD_PROBE_OK;
+}
+
+/* Behind a source that is not live a frame's message comes with the
+ * frame, never before the frame held ahead of it has gone; a flush drops
+ * the held frame and its message, which never comes, not even when the
+ * element stops. */
+GST_START_TEST (test_flush_drops_held_frame_message)
+{
+  GstHarness *h = cip_test_harness_new ("cudaotsu", "post-messages=true");
+  GstBus *bus = cip_test_harness_add_bus (h);
+  MessageRecord record = { 0 };
+  CipImage frame = cip_test_image_random (256, 128, CIP_FORMAT_GRAY8, 9);
+  guint held = cip_test_backend_is_cuda ()? 1 : 0;
+  GstSegment segment;
+  guint i;
+
+  gst_bus_set_sync_handler (bus, count_message, &record, NULL);
+  gst_pad_add_probe (h->sinkpad, GST_PAD_PROBE_TYPE_BUFFER,
+      record_messages_at_push, &record, NULL);
+  gst_harness_set_live (h, FALSE);
+  gst_harness_set_src_caps (h, cip_test_caps_new (GST_VIDEO_FORMAT_GRAY8,
+          256, 128));
+  for (i = 0; i < 6; i++) {
+    GstBuffer *in = cip_test_buffer_new (&frame);
+
+    GST_BUFFER_PTS (in) = i * GST_SECOND;
+    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+    /* time for the frame's work to end on the GPU, while it is held */
+    g_usleep (20000);
+  }
+  fail_unless_equals_int (gst_harness_buffers_received (h), 6 - held);
+  for (i = 0; i < 6 - held; i++)
+    fail_unless_equals_int (record.posted_at_push[i], i + 1);
+
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
+  fail_unless_equals_int (g_atomic_int_get (&record.posted), 6 - held);
+
+  fail_unless_equals_int (gst_element_set_state (h->element,
+          GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS);
+  fail_unless_equals_int (g_atomic_int_get (&record.posted), 6 - held);
+  gst_bus_set_sync_handler (bus, NULL, NULL, NULL);
+  fail_unless_equals_int (cip_test_bus_pop_errors (bus, NULL), 0);
+  cip_test_image_free (&frame);
+  cip_test_harness_teardown_with_bus (h, bus);
+}
+
+GST_END_TEST;
+
 /* post-messages=false (the default): no element message at all. */
 GST_START_TEST (test_no_messages_by_default)
 {
@@ -449,6 +530,7 @@ cudaotsu_suite (void)
   tcase_add_test (tc, test_invert_change_between_frames);
   tcase_add_test (tc, test_constant_frames);
   tcase_add_loop_test (tc, test_post_messages, 0, 2);
+  tcase_add_test (tc, test_flush_drops_held_frame_message);
   tcase_add_test (tc, test_no_messages_by_default);
   tcase_add_test (tc, test_messages_without_time_segment);
 
