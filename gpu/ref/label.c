@@ -51,9 +51,11 @@ join (uint32_t * parent, uint32_t a, uint32_t b)
 }
 
 /* parent[] := the smallest raster index of each pixel's region, or
- * BACKGROUND. */
+ * BACKGROUND; with @zeros, of the components of the zero pixels instead
+ * (the regions' pixels BACKGROUND). */
 static void
-build_forest (const CipImage * mask, int connectivity, uint32_t * parent)
+build_forest (const CipImage * mask, int connectivity, bool zeros,
+    uint32_t * parent)
 {
   int w = mask->width, h = mask->height, x, y;
 
@@ -61,27 +63,29 @@ build_forest (const CipImage * mask, int connectivity, uint32_t * parent)
     const uint8_t *row = (const uint8_t *) mask->data + y * mask->stride;
     const uint8_t *up = row - mask->stride;
 
+#define IN(v) (((v) == 0) == zeros)
     for (x = 0; x < w; x++) {
       uint32_t i = (uint32_t) y * w + x;
 
-      if (row[x] == 0) {
+      if (!IN (row[x])) {
         parent[i] = BACKGROUND;
         continue;
       }
       parent[i] = i;
-      if (x > 0 && row[x - 1])
+      if (x > 0 && IN (row[x - 1]))
         join (parent, i, i - 1);
       if (y == 0)
         continue;
-      if (up[x])
+      if (IN (up[x]))
         join (parent, i, i - w);
       if (connectivity == 8) {
-        if (x > 0 && up[x - 1])
+        if (x > 0 && IN (up[x - 1]))
           join (parent, i, i - w - 1);
-        if (x + 1 < w && up[x + 1])
+        if (x + 1 < w && IN (up[x + 1]))
           join (parent, i, i - w + 1);
       }
     }
+#undef IN
   }
   for (uint32_t i = 0; i < (uint32_t) w * h; i++)
     if (parent[i] != BACKGROUND)
@@ -236,63 +240,70 @@ gather_hulls (const uint32_t * labels, int w, int h, CipRegion * regions,
   return CIP_OK;
 }
 
-/* CIP_LABEL_FILLED, as scipy's binary_fill_holes with a 3x3 structure
- * does it on the region's box: the pixels of the box not in the region
- * that no 8-connected path outside the region joins to the box's edge
- * are its holes.  Widths and heights still hold right and bottom edges. */
+/* CIP_LABEL_FILLED: each region's pixels plus its holes, the pixels of
+ * its box outside it that no 8-connected path outside it joins to the
+ * box's edge (scipy's binary_fill_holes with a 3x3 structure).  Filling
+ * each box costs the boxes' areas, which thin diagonal regions make the
+ * frame's many times over; instead, as the kernels do, the regions and
+ * the 8-connected components of the zero pixels nest as a tree.  A
+ * component off the image's edge lies in a hole of the component that
+ * holds the pixel above its first one (a region's first pixel has a zero
+ * pixel above it, a zero component's a region pixel), which comes earlier
+ * in raster order, and a region's holes hold exactly its descendants.  So
+ * one pass over the roots from the last adds each component's pixels,
+ * its descendants' included, to the one above it.  @parent: the regions'
+ * forest (build_forest()). */
 static CipStatus
-gather_filled (const uint32_t * labels, int w, int h, CipRegion * regions,
-    uint32_t n)
+gather_filled (const CipImage * mask, const uint32_t * parent,
+    const uint32_t * labels, CipRegion * regions)
 {
-  uint8_t *outside;
-  uint32_t *stack, id;
+  int w = mask->width, h = mask->height;
+  size_t n_pixels = (size_t) w * h, i;
+  uint32_t *zeros, *total;
+  uint8_t *open;
 
-  outside = malloc ((size_t) w * h);
-  stack = malloc ((size_t) w * h * sizeof (uint32_t));
-  if (outside == NULL || stack == NULL) {
-    free (outside);
-    free (stack);
+  zeros = malloc (n_pixels * sizeof (uint32_t));
+  total = calloc (n_pixels, sizeof (uint32_t));
+  open = calloc (n_pixels, 1);
+  if (zeros == NULL || total == NULL || open == NULL) {
+    free (zeros);
+    free (total);
+    free (open);
     return CIP_ERROR_OUT_OF_MEMORY;
   }
-  for (id = 1; id <= n; id++) {
-    CipRegion *r = &regions[id];
-    int left = r->left, top = r->top, right = r->width, bottom = r->height;
-    int bw = right - left + 1, bh = bottom - top + 1, x, y;
-    uint32_t top_of_stack = 0, reached = 0;
+  build_forest (mask, 8, true, zeros);
 
-    /* outside[] is indexed in the box; the edge's pixels start the fill */
-    for (y = 0; y < bh; y++) {
-      for (x = 0; x < bw; x++) {
-        bool edge = x == 0 || y == 0 || x == bw - 1 || y == bh - 1;
-        bool free_pixel = labels[(size_t) (top + y) * w + left + x] != id;
+  /* each component's pixels, at its root; zero components on the image's
+   * edge are open: no region holds them */
+  for (i = 0; i < n_pixels; i++) {
+    int x = (int) (i % w), y = (int) (i / w);
 
-        outside[y * bw + x] = edge && free_pixel;
-        if (outside[y * bw + x])
-          stack[top_of_stack++] = y * bw + x;
-      }
+    if (zeros[i] == BACKGROUND) {
+      total[parent[i]]++;
+    } else {
+      total[zeros[i]]++;
+      if (x == 0 || y == 0 || x == w - 1 || y == h - 1)
+        open[zeros[i]] = 1;
     }
-    while (top_of_stack > 0) {
-      uint32_t i = stack[--top_of_stack];
-      int cx = i % bw, cy = i / bw, dx, dy;
-
-      reached++;
-      for (dy = -1; dy <= 1; dy++) {
-        for (dx = -1; dx <= 1; dx++) {
-          int nx = cx + dx, ny = cy + dy;
-
-          if (nx < 0 || ny < 0 || nx >= bw || ny >= bh ||
-              outside[ny * bw + nx] ||
-              labels[(size_t) (top + ny) * w + left + nx] == id)
-            continue;
-          outside[ny * bw + nx] = 1;
-          stack[top_of_stack++] = ny * bw + nx;
-        }
-      }
-    }
-    r->area_filled = (uint32_t) bw * bh - reached;
   }
-  free (outside);
-  free (stack);
+  /* children come after their parents in raster order */
+  for (i = n_pixels; i-- > (size_t) w;) {
+    if (parent[i] == i) {
+      uint32_t around = zeros[i - w];
+
+      if (!open[around])
+        total[around] += total[i];
+    } else if (zeros[i] == i && !open[i]) {
+      total[parent[i - w]] += total[i];
+    }
+  }
+  for (i = 0; i < n_pixels; i++)
+    if (parent[i] == i)
+      regions[labels[i]].area_filled = total[i];
+
+  free (zeros);
+  free (total);
+  free (open);
   return CIP_OK;
 }
 
@@ -320,7 +331,7 @@ cip_ref_label (const CipImage * mask, const CipImage * intensity,
     free (labels);
     return CIP_ERROR_OUT_OF_MEMORY;
   }
-  build_forest (mask, params->connectivity, parent);
+  build_forest (mask, params->connectivity, false, parent);
 
   /* Roots in raster order are the regions in raster order of their first
    * pixels: labels[root] holds the id. */
@@ -380,7 +391,7 @@ cip_ref_label (const CipImage * mask, const CipImage * intensity,
       ((params->statistics & CIP_LABEL_CONVEX) &&
           gather_hulls (labels, w, h, regions, n) != CIP_OK) ||
       ((params->statistics & CIP_LABEL_FILLED) &&
-          gather_filled (labels, w, h, regions, n) != CIP_OK)) {
+          gather_filled (mask, parent, labels, regions) != CIP_OK)) {
     free (parent);
     free (labels);
     free (regions);

@@ -402,6 +402,47 @@ flood_fill (const CipImage * m, int connectivity, guint32 min_area,
 
 /* The reference against the flood fill: ids, every statistic, GRAY16
  * saturation, RGBA colours, and a table smaller than the count. */
+/* Region @id's pixels and those of its holes, by the definition: the
+ * pixels of its box (@r's) outside it that no 8-connected path outside it
+ * joins to the box's edge, found by filling the box from its edge. */
+static guint32
+box_filled (const guint32 * labels, int w, guint32 id, const CipRegion * r)
+{
+  int bw = r->width, bh = r->height, x, y, dx, dy;
+  guint8 *outside = g_new0 (guint8, (gsize) bw * bh);
+  guint32 *stack = g_new (guint32, (gsize) bw * bh);
+  guint32 n_stack = 0, reached = 0;
+
+#define FREE_PIXEL(bx, by) \
+  (labels[(gsize) (r->top + (by)) * w + r->left + (bx)] != id)
+  for (y = 0; y < bh; y++)
+    for (x = 0; x < bw; x++)
+      if ((x == 0 || y == 0 || x == bw - 1 || y == bh - 1) &&
+          FREE_PIXEL (x, y)) {
+        outside[y * bw + x] = 1;
+        stack[n_stack++] = y * bw + x;
+      }
+  while (n_stack > 0) {
+    guint32 i = stack[--n_stack];
+
+    reached++;
+    for (dy = -1; dy <= 1; dy++)
+      for (dx = -1; dx <= 1; dx++) {
+        int nx = (int) (i % bw) + dx, ny = (int) (i / bw) + dy;
+
+        if (nx >= 0 && ny >= 0 && nx < bw && ny < bh &&
+            !outside[ny * bw + nx] && FREE_PIXEL (nx, ny)) {
+          outside[ny * bw + nx] = 1;
+          stack[n_stack++] = ny * bw + nx;
+        }
+      }
+  }
+#undef FREE_PIXEL
+  g_free (outside);
+  g_free (stack);
+  return (guint32) bw * bh - reached;
+}
+
 static void
 check_against_oracle (const CipImage * m, const CipImage * intensity,
     int connectivity, guint32 min_area, const char *what)
@@ -454,6 +495,24 @@ check_against_oracle (const CipImage * m, const CipImage * intensity,
   for (guint32 k = 1; k <= n; k++) {
     want[k].width -= want[k].left - 1;
     want[k].height -= want[k].top - 1;
+  }
+
+  /* area_filled against its definition, each box filled from its edge */
+  {
+    Table filled;
+
+    run_statistics = CIP_LABEL_FILLED;
+    filled = run (m, intensity, connectivity, min_area, NULL, n);
+    run_statistics = 0;
+    if (filled.count != n)
+      fail ("%s: %u regions with holes, expected %u", what, filled.count, n);
+    for (guint32 k = 0; k < n; k++)
+      if (filled.regions[k].area_filled != box_filled (labels, w, k + 1,
+              &want[k + 1]))
+        fail ("%s: region %u has %u pixels filled, expected %u", what, k + 1,
+            filled.regions[k].area_filled, box_filled (labels, w, k + 1,
+                &want[k + 1]));
+    g_free (filled.regions);
   }
 
   /* The optional statistics: sums of products and the intensity range,
@@ -642,6 +701,53 @@ test_hand_computed (void)
   }
 }
 
+/* area_filled from the regions' nesting: square rings around one centre,
+ * each filled to its whole square, the rings inside and their gaps; and
+ * a 1080p frame of thin diagonal lines, whose boxes are each nearly the
+ * frame, with no holes, in bounded time (filling each box took
+ * seconds). */
+static void
+test_filled (void)
+{
+  CipImage rings = cip_test_image_new (41, 41, CIP_FORMAT_GRAY8, 0);
+  CipImage lines = cip_test_image_new (1920, 1080, CIP_FORMAT_GRAY8, 0);
+  gint64 start;
+  Table t;
+  int conn, x, y;
+  guint32 k;
+
+  for (y = 0; y < 41; y++)
+    for (x = 0; x < 41; x++)
+      set_px (&rings, x, y, MAX (ABS (x - 20), ABS (y - 20)) % 3 ? 0 : 255);
+  run_statistics = CIP_LABEL_FILLED;
+  for (conn = 4; conn <= 8; conn += 4) {
+    t = run (&rings, NULL, conn, 0, NULL, 16);
+    g_assert_cmpuint (t.count, ==, 7);
+    /* outermost first: ring k has radius 18 - 3 k */
+    for (k = 0; k < 7; k++) {
+      guint32 side = 2 * (18 - 3 * k) + 1;
+
+      g_assert_cmpuint (t.regions[k].area_filled, ==, side * side);
+    }
+    g_free (t.regions);
+  }
+
+  for (y = 0; y < 1080; y++)
+    for (x = 0; x < 1920; x++)
+      set_px (&lines, x, y, (x + y) % 3 ? 0 : 255);
+  start = g_get_monotonic_time ();
+  t = run (&lines, NULL, 8, 0, NULL, 1000);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 2 * G_USEC_PER_SEC);
+  g_assert_cmpuint (t.count, ==, 1000);
+  for (k = 0; k < 1000; k++)
+    g_assert_cmpuint (t.regions[k].area_filled, ==, t.regions[k].area);
+  g_free (t.regions);
+  run_statistics = 0;
+
+  cip_test_image_free (&rings);
+  cip_test_image_free (&lines);
+}
+
 /* More regions than GRAY16 holds: ids saturate, the count does not. */
 static void
 test_saturation (void)
@@ -799,6 +905,7 @@ main (int argc, char **argv)
   g_test_add_func ("/reference/label/random", test_random);
   g_test_add_func ("/reference/label/shapes", test_shapes);
   g_test_add_func ("/reference/label/hand-computed", test_hand_computed);
+  g_test_add_func ("/reference/label/filled", test_filled);
   g_test_add_func ("/reference/label/saturation", test_saturation);
   g_test_add_func ("/reference/label/colors", test_colors);
   g_test_add_func ("/reference/label/invalid-arguments",
