@@ -116,7 +116,7 @@ gst_cuda_imgproc_add_analytics_regions (GstBuffer * buffer, GQuark type,
    * matrix, regrown to twice the order (and copied) each time it fills
    * up. */
   GstAnalyticsRelationMetaInitParams params = { MAX (n + n_more, 1),
-    MAX (n + n_more, 1) * 64
+    (gsize) MAX (n + n_more, 1) * 64
   };
   GstAnalyticsRelationMeta *meta;
   /* 1.24 writes the handle whether asked for or not. */

@@ -130,6 +130,10 @@ enum
 #define DEFAULT_ANALYTICS_META (gst_cuda_imgproc_have_analytics_meta ())
 #define DEFAULT_ROI_META (!DEFAULT_ANALYTICS_META)
 #define DEFAULT_MAX_REGION_METAS 256
+/* The analytics meta keeps a matrix of its entries' relations, the square
+ * of their number (16 MB at 4096), which GStreamer allocates or aborts:
+ * past this, regions get no analytics entry of their own. */
+#define MAX_ANALYTICS_REGIONS 4096
 
 static const gchar *const input_formats[] = { "GRAY8", NULL };
 
@@ -178,6 +182,7 @@ struct _GstCudaLabel
   gsize n_segmentation_ids;
   gboolean warned_saturated;
   gboolean warned_dropped;
+  gboolean warned_analytics;
 };
 
 static GType
@@ -412,7 +417,8 @@ gst_cuda_label_class_init (GstCudaLabelClass * klass)
    * meta costs about half a microsecond (a structure each), an analytics
    * entry a few tens of nanoseconds, but the analytics meta also keeps a
    * matrix of its entries' relations, whose size grows with their square
-   * (1 MB at 1000, made or cleared with every frame).  The region table
+   * (1 MB at 1000, made or cleared with every frame), so it holds 4096 at
+   * most, with a warning where more would have come.  The region table
    * (`max-regions`) holds them all.
    *
    * Since: 0.2
@@ -669,7 +675,7 @@ gst_cuda_label_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
   GstClockTime pts = GST_BUFFER_PTS (outbuf);
   guint32 count, n, dropped;
   gboolean post, labels, saturated, roi_meta, analytics_meta, segmentation;
-  guint n_metas;
+  guint n_metas, n_analytics;
   const GstCudaLabelFrame *frame = (const GstCudaLabelFrame *) readback;
   const CipRegionTable *table = &self->tables[frame->table].cip;
   GstStructure *columns, *s;
@@ -691,9 +697,12 @@ gst_cuda_label_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
   post = self->post_messages;
   roi_meta = self->roi_meta;
   analytics_meta = self->analytics_meta;
-  labels = self->mode == GST_CUDA_LABEL_MODE_LABELS;
-  saturated = labels && count > G_MAXUINT16;
   GST_OBJECT_UNLOCK (self);
+  /* the negotiated format, not the mode: a new mode waits for new caps */
+  labels = GST_VIDEO_INFO_FORMAT (gst_cuda_imgproc_filter_get_output_info
+      (filter)) == GST_VIDEO_FORMAT_GRAY16_LE;
+  saturated = labels && count > G_MAXUINT16;
+  n_analytics = analytics_meta ? MIN (n_metas, MAX_ANALYTICS_REGIONS) : 0;
   dropped = count - n;
 
   GST_LOG_OBJECT (self, "%u regions at %" GST_TIME_FORMAT, count,
@@ -710,18 +719,22 @@ gst_cuda_label_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
         ("%u regions, more than max-regions: the table holds the first %u.",
             count, n), ("raise max-regions or min-area"));
   self->warned_dropped = dropped > 0;
+  if (n_analytics < n_metas && analytics_meta && !self->warned_analytics)
+    GST_ELEMENT_WARNING (self, STREAM, FAILED,
+        ("%u regions with a meta of their own: the analytics meta holds the "
+            "first %u.", n_metas, n_analytics),
+        ("its relation matrix grows with the square of its entries; the "
+            "region table and roi-meta hold more"));
+  self->warned_analytics = n_analytics < n_metas && analytics_meta;
 
   if (roi_meta)
     gst_cuda_imgproc_regions_add_roi_metas (outbuf, table->regions,
         n_metas);
-  /* the negotiated format, not the mode: a new mode waits for new caps */
-  segmentation = analytics_meta && GST_VIDEO_INFO_FORMAT
-      (gst_cuda_imgproc_filter_get_output_info (filter)) ==
-      GST_VIDEO_FORMAT_GRAY16_LE &&
+  segmentation = analytics_meta && labels &&
       gst_cuda_imgproc_have_analytics_segmentation ();
   if (analytics_meta)
     gst_cuda_imgproc_add_analytics_regions (outbuf,
-        GST_CUDA_IMGPROC_REGION_TYPE, table->regions, n_metas,
+        GST_CUDA_IMGPROC_REGION_TYPE, table->regions, n_analytics,
         segmentation ? 1 : 0);
   if (segmentation)
     add_segmentation (self, outbuf, MIN (count, G_MAXUINT16));

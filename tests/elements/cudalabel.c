@@ -1672,6 +1672,61 @@ GST_END_TEST;
 #endif
 
 #if CIP_TEST_HAVE_ANALYTICS
+/* The analytics meta keeps the square of its entries: past 4096 regions
+ * they get no entry of their own, with one STREAM/FAILED warning, however
+ * many max-region-metas allows (a matrix of 6400 squared and more would
+ * be a failed allocation that GStreamer aborts on). */
+GST_START_TEST (test_analytics_meta_capped)
+{
+  GstHarness *h = cip_test_harness_new ("cudalabel",
+      "mode=labels max-region-metas=100000");
+  GstBus *bus = cip_test_harness_add_bus (h);
+  CipImage dots = cip_test_image_new (160, 160, CIP_FORMAT_GRAY8, 0);
+  GstMessage *msg;
+  guint frame, warnings = 0;
+  gint x, y;
+
+  /* 80 x 80 lone pixels */
+  for (y = 0; y < 160; y += 2)
+    for (x = 0; x < 160; x += 2)
+      ((guint8 *) dots.data)[y * dots.stride + x] = 255;
+  set_mask_caps (h, 160, 160);
+  for (frame = 0; frame < 2; frame++) {
+    GstBuffer *out = cip_test_push_pull (h, cip_test_buffer_new (&dots));
+    GstAnalyticsRelationMeta *meta =
+        gst_buffer_get_analytics_relation_meta (out);
+    GstAnalyticsODMtd od;
+    gpointer state = NULL;
+    guint n = 0;
+
+    fail_unless (meta != NULL);
+    while (gst_analytics_relation_meta_iterate (meta, &state,
+            gst_analytics_od_mtd_get_mtd_type (), (GstAnalyticsMtd *) & od))
+      n++;
+    fail_unless_equals_int (n, 4096);
+    gst_buffer_unref (out);
+  }
+
+  while ((msg = cip_test_bus_pop_type (bus, GST_MESSAGE_WARNING))) {
+    GError *err = NULL;
+
+    gst_message_parse_warning (msg, &err, NULL);
+    fail_unless (g_error_matches (err, GST_STREAM_ERROR,
+            GST_STREAM_ERROR_FAILED), "warning %s", err->message);
+    g_error_free (err);
+    gst_message_unref (msg);
+    warnings++;
+  }
+  fail_unless_equals_int (warnings, 1);
+  fail_unless_equals_int (cip_test_bus_pop_errors (bus, NULL), 0);
+  cip_test_image_free (&dots);
+  cip_test_harness_teardown_with_bus (h, bus);
+}
+
+GST_END_TEST;
+#endif
+
+#if CIP_TEST_HAVE_ANALYTICS
 /* What upstream found stays beside the regions: one relation meta a
  * frame, the input's, with our detections added to it. */
 GST_START_TEST (test_analytics_meta_joins_the_input_s)
@@ -1844,6 +1899,7 @@ cudalabel_suite (void)
   tcase_add_test (tc, test_messages_without_time_segment);
 #if CIP_TEST_HAVE_ANALYTICS
   tcase_add_test (tc, test_analytics_meta);
+  tcase_add_test (tc, test_analytics_meta_capped);
   tcase_add_test (tc, test_analytics_meta_joins_the_input_s);
 #endif
 #if CIP_TEST_HAVE_ANALYTICS_SEGMENTATION
