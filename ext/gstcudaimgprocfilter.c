@@ -184,15 +184,18 @@ gst_cuda_imgproc_filter_class_init (GstCudaImgprocFilterClass * klass)
    * and device memory (none when both pads carry CUDA memory);
    * `device-allocations` and `device-frees`, the device and page-locked
    * buffers it allocated and released for itself, which happens when it
-   * starts and when caps change, never per frame.
+   * starts, when caps change, when a frame first needs more scratch memory
+   * (`cudablur`, `cudamorph`, `cudalabel`) and when `cudalabel` finds more
+   * regions than ever before; never on every frame.
    *
    * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics",
           "Frames processed, frames uploaded and downloaded, and device and "
-          "page-locked allocations made and released (at start and caps "
-          "changes, never per frame)",
+          "page-locked allocations made and released (at start, on caps "
+          "changes and when a frame first needs more memory; never on every "
+          "frame)",
           GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   element_class->change_state =
