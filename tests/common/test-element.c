@@ -561,6 +561,26 @@ cip_test_bus_pop_errors (GstBus * bus, GError ** first)
   return count;
 }
 
+guint
+cip_test_bus_pop_warnings (GstBus * bus, GQuark domain, gint code)
+{
+  GstMessage *msg;
+  guint count = 0;
+
+  while ((msg = cip_test_bus_pop_type (bus, GST_MESSAGE_WARNING))) {
+    GError *err = NULL;
+
+    gst_message_parse_warning (msg, &err, NULL);
+    fail_unless (g_error_matches (err, domain, code),
+        "warning %s %d (%s), expected %s %d", g_quark_to_string (err->domain),
+        err->code, err->message, g_quark_to_string (domain), code);
+    g_error_free (err);
+    gst_message_unref (msg);
+    count++;
+  }
+  return count;
+}
+
 void
 cip_test_bus_assert_one_error (GstBus * bus, GQuark domain, gint code,
     const gchar * text)

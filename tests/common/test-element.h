@@ -168,6 +168,10 @@ GstMessage *cip_test_bus_pop_type (GstBus * bus, GstMessageType type);
  * @first is set, the first one's error. */
 guint cip_test_bus_pop_errors (GstBus * bus, GError ** first);
 
+/* Pops every warning message on @bus, failing the test on one that is not
+ * @domain and @code; returns how many there were. */
+guint cip_test_bus_pop_warnings (GstBus * bus, GQuark domain, gint code);
+
 /* Fails the test unless exactly one error message is on @bus, with @domain
  * and @code, whose text contains @text (if set). */
 void cip_test_bus_assert_one_error (GstBus * bus, GQuark domain, gint code,

@@ -1095,8 +1095,7 @@ GST_START_TEST (test_more_than_65535_regions)
   GstBus *bus = cip_test_harness_add_bus (h);
   CipImage board = cip_test_image_new (512, 512, CIP_FORMAT_GRAY8, 0);
   GstCaps *caps;
-  GstMessage *msg;
-  guint frame, k, warnings = 0;
+  guint frame, k;
   gint x, y;
 
   for (y = 0; y < 512; y++)
@@ -1140,17 +1139,8 @@ GST_START_TEST (test_more_than_65535_regions)
     gst_buffer_unref (out);
   }
 
-  while ((msg = cip_test_bus_pop_type (bus, GST_MESSAGE_WARNING))) {
-    GError *err = NULL;
-
-    gst_message_parse_warning (msg, &err, NULL);
-    fail_unless (g_error_matches (err, GST_STREAM_ERROR,
-            GST_STREAM_ERROR_FORMAT), "warning %s", err->message);
-    g_error_free (err);
-    gst_message_unref (msg);
-    warnings++;
-  }
-  fail_unless_equals_int (warnings, mode == MODE_LABELS ? 1 : 0);
+  fail_unless_equals_int (cip_test_bus_pop_warnings (bus, GST_STREAM_ERROR,
+          GST_STREAM_ERROR_FORMAT), mode == MODE_LABELS ? 1 : 0);
 
   /* Corners connect the board into one region. */
   gst_buffer_unref (push_and_check (h, cip_test_buffer_new (&board), &board,
@@ -1682,8 +1672,7 @@ GST_START_TEST (test_analytics_meta_capped)
       "mode=labels max-region-metas=100000");
   GstBus *bus = cip_test_harness_add_bus (h);
   CipImage dots = cip_test_image_new (160, 160, CIP_FORMAT_GRAY8, 0);
-  GstMessage *msg;
-  guint frame, warnings = 0;
+  guint frame;
   gint x, y;
 
   /* 80 x 80 lone pixels */
@@ -1707,17 +1696,8 @@ GST_START_TEST (test_analytics_meta_capped)
     gst_buffer_unref (out);
   }
 
-  while ((msg = cip_test_bus_pop_type (bus, GST_MESSAGE_WARNING))) {
-    GError *err = NULL;
-
-    gst_message_parse_warning (msg, &err, NULL);
-    fail_unless (g_error_matches (err, GST_STREAM_ERROR,
-            GST_STREAM_ERROR_FAILED), "warning %s", err->message);
-    g_error_free (err);
-    gst_message_unref (msg);
-    warnings++;
-  }
-  fail_unless_equals_int (warnings, 1);
+  fail_unless_equals_int (cip_test_bus_pop_warnings (bus, GST_STREAM_ERROR,
+          GST_STREAM_ERROR_FAILED), 1);
   fail_unless_equals_int (cip_test_bus_pop_errors (bus, NULL), 0);
   cip_test_image_free (&dots);
   cip_test_harness_teardown_with_bus (h, bus);
