@@ -547,6 +547,11 @@ gst_cuda_imgproc_filter_decide_allocation (GstBaseTransform * trans,
       GET_PRIV (GST_CUDA_IMGPROC_FILTER (trans));
   GstCaps *caps;
 
+  /* held frames go out from the pool they were made in (a reconfigure
+   * with the same caps comes here without set_caps) */
+  if (gst_cuda_imgproc_frame_path_push_held (GST_CUDA_IMGPROC_FILTER (trans))
+      != GST_FLOW_OK)
+    GST_DEBUG_OBJECT (trans, "held frame not pushed");
   priv->downstream_waits =
       gst_cuda_imgproc_allocation_downstream_waits (query);
   if (priv->active_backend != GST_CUDA_IMGPROC_BACKEND_CUDA ||

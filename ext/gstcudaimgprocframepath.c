@@ -745,6 +745,12 @@ gst_cuda_imgproc_frame_path_generate (GstCudaImgprocFilter * filter,
   }
   priv->holding = FALSE;
 
+  /* downstream is flushing: the held frames, and their reports, go with
+   * the flush */
+  if (ret == GST_FLOW_FLUSHING) {
+    gst_clear_buffer (&fresh);
+    return ret;
+  }
   if (priv->n_held == GST_CUDA_IMGPROC_MAX_HELD ||
       (priv->n_held > 0 && (fresh || ret != GST_FLOW_OK))) {
     GstFlowReturn done = complete_held (filter, &previous);
