@@ -64,13 +64,30 @@ typedef struct
   guint since_minor;
 } Case;
 
+/* Frames each source pushes before it waits for the others: enough for
+ * every element's pools to reach their size. */
+#define N_START_FRAMES 16
+
+/* Holds the sources of a run's pipelines once they have started, until
+ * all have: a pipeline that starts while others run flat out waits for
+ * its allocations behind their calls into the driver (the start is not
+ * what the run measures). */
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  gboolean open;
+} StartGate;
+
 typedef struct
 {
   GstBuffer *frames[N_SOURCE_FRAMES];
   guint next;
   gint frames_out;              /* atomic: frames that reached the sink */
   gint ended;                   /* atomic: the source pushes no more */
+  gint waiting;                 /* atomic: the source waits at the gate */
   GstAppSrc *src;
+  StartGate *gate;
 } Run;
 
 static GstCudaContext *cuda_context;
@@ -168,7 +185,15 @@ static void
 need_data (GstAppSrc * src, guint length, gpointer user_data)
 {
   Run *run = user_data;
+  StartGate *gate = run->gate;
 
+  if (run->next == N_START_FRAMES) {
+    g_mutex_lock (&gate->lock);
+    g_atomic_int_set (&run->waiting, TRUE);
+    while (!gate->open && !g_atomic_int_get (&run->ended))
+      g_cond_wait (&gate->cond, &gate->lock);
+    g_mutex_unlock (&gate->lock);
+  }
   if (g_atomic_int_get (&run->ended))
     return;
   if (gst_app_src_push_buffer (src,
@@ -294,7 +319,10 @@ end_streams (GstElement ** pipelines, Run * runs, guint n, const Case * c)
   guint k;
 
   for (k = 0; k < n; k++) {
+    g_mutex_lock (&runs[k].gate->lock);
     g_atomic_int_set (&runs[k].ended, TRUE);
+    g_cond_broadcast (&runs[k].gate->cond);
+    g_mutex_unlock (&runs[k].gate->lock);
     if (runs[k].src)
       gst_app_src_end_of_stream (runs[k].src);
     else
@@ -313,6 +341,40 @@ end_streams (GstElement ** pipelines, Run * runs, guint n, const Case * c)
     gst_object_unref (bus);
   }
   return ok;
+}
+
+/* Says where a pipeline that put out no frame in the window stands: the
+ * frames each of its elements processed, and its source's queue. */
+static void
+report_stalled (GstElement * pipeline, guint k, const Run * run)
+{
+  GstIterator *it = gst_bin_iterate_elements (GST_BIN (pipeline));
+  GValue item = G_VALUE_INIT;
+  GString *line = g_string_new (NULL);
+
+  g_string_append_printf (line, "stream %u: no frame in the window (%d "
+      "out in all)", k, g_atomic_int_get (&run->frames_out));
+  while (gst_iterator_next (it, &item) == GST_ITERATOR_OK) {
+    GstElement *element = g_value_get_object (&item);
+    GstStructure *stats = NULL;
+    guint64 frames = 0;
+
+    if (g_object_class_find_property (G_OBJECT_GET_CLASS (element), "stats")) {
+      g_object_get (element, "stats", &stats, NULL);
+      if (stats && gst_structure_get_uint64 (stats, "frames", &frames))
+        g_string_append_printf (line, "; %s %" G_GUINT64_FORMAT,
+            GST_OBJECT_NAME (element), frames);
+      g_clear_pointer (&stats, gst_structure_free);
+    }
+    g_value_reset (&item);
+  }
+  g_value_unset (&item);
+  gst_iterator_free (it);
+  if (run->src)
+    g_string_append_printf (line, "; source queue %" G_GUINT64_FORMAT,
+        gst_app_src_get_current_level_buffers (run->src));
+  g_printerr ("%s\n", line->str);
+  g_string_free (line, TRUE);
 }
 
 /* Runs @n_streams pipelines of @c at @width x @height at once, in this
@@ -337,19 +399,35 @@ run_streams (const Case * c, gint width, gint height, guint n_streams,
   guint64 frames = 0;
   gdouble fps = -1;
   gboolean failed = FALSE;
-  guint k, i, started = 0;
+  guint k, i, started = 0, waiting = 0;
+  StartGate gate = { 0 };
 
   *slowest = -1;
   *host_us = 0;
+  g_mutex_init (&gate.lock);
+  g_cond_init (&gate.cond);
   for (k = 0; k < n_streams && !failed; k++) {
+    runs[k].gate = &gate;
     pipelines[k] = stream_new (c, width, height, &runs[k]);
     failed = pipelines[k] == NULL;
   }
   for (k = 0; k < n_streams && !failed; k++)
     gst_element_set_state (pipelines[k], GST_STATE_PLAYING);
 
-  /* Every pipeline running, then warmed up. */
+  /* Every pipeline started (decoders are not held), then running, then
+   * warmed up. */
   deadline_us = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+  while (!failed && waiting < n_streams) {
+    g_usleep (1000);
+    for (k = 0, waiting = 0; k < n_streams; k++)
+      waiting += runs[k].src == NULL || g_atomic_int_get (&runs[k].waiting);
+    failed = any_stopped (pipelines, n_streams, c) ||
+        g_get_monotonic_time () > deadline_us;
+  }
+  g_mutex_lock (&gate.lock);
+  gate.open = TRUE;
+  g_cond_broadcast (&gate.cond);
+  g_mutex_unlock (&gate.lock);
   while (!failed && started < n_streams) {
     g_usleep (1000);
     for (k = 0, started = 0; k < n_streams; k++)
@@ -374,6 +452,8 @@ run_streams (const Case * c, gint width, gint height, guint n_streams,
 
     if (*slowest < 0 || stream_fps < *slowest)
       *slowest = stream_fps;
+    if (counted == 0)
+      report_stalled (pipelines[k], k, &runs[k]);
     frames += counted;
   }
 
@@ -399,6 +479,8 @@ out:
   g_free (counted_from);
   g_free (pipelines);
   g_free (runs);
+  g_mutex_clear (&gate.lock);
+  g_cond_clear (&gate.cond);
   if (failed)
     *slowest = -1;
   return fps;
