@@ -128,9 +128,10 @@ def chain_tables(rows):
 def stream_table(rows, limits):
     out = ["## Many streams", "",
            "`bench-elements --streams`: the chain `%s` at 1080p in N "
-           "pipelines of one process at once, the frames of all of them "
-           "counted over one 2 s window that opens 0.5 s after the last "
-           "pipeline's first frame. GPU µs/frame is the GPU's time over "
+           "pipelines of one process at once, started together (each "
+           "source pushes 16 frames, then waits until all have), the "
+           "frames of all of them counted over one 2 s window that opens "
+           "0.5 s after the last pipeline's first frame. GPU µs/frame is the GPU's time over "
            "the frames of all pipelines (against the chain's kernels one "
            "frame after another in the table above: less where frames "
            "overlap on the GPU). The last column sets the row against the "
