@@ -31,7 +31,6 @@
 #endif
 
 #include "gstcudablur.h"
-#include "cip-ref.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_blur_debug);
 #define GST_CAT_DEFAULT gst_cuda_blur_debug
@@ -43,6 +42,12 @@ enum
 };
 
 #define DEFAULT_SIGMA 1.0
+
+/* The formats of both pads: the output has the input's (and a GRAY8
+ * output may also be the gray frame as NV12 or I420). */
+static const gchar *const formats[] = {
+  "GRAY8", "RGBA", "BGRA", "RGBx", "BGRx", "ARGB", "ABGR", NULL
+};
 
 struct _GstCudaBlur
 {
@@ -63,8 +68,7 @@ static void gst_cuda_blur_set_property (GObject * object, guint prop_id,
 static void gst_cuda_blur_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec);
 static CipStatus gst_cuda_blur_process (GstCudaImgprocFilter * filter,
-    const CipImage * src, CipImage * dst, guint8 * readback,
-    CipStream * stream);
+    GstCudaImgprocFrame * frame);
 
 static void
 gst_cuda_blur_class_init (GstCudaBlurClass * klass)
@@ -94,9 +98,7 @@ gst_cuda_blur_class_init (GstCudaBlurClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE));
 
-  gst_cuda_imgproc_caps_add_pad_templates (element_class,
-      GST_CUDA_IMGPROC_PACKED_FORMATS,
-      GST_CUDA_IMGPROC_PACKED_OUTPUT_FORMATS);
+  gst_cuda_imgproc_caps_add_pad_templates (element_class, formats, NULL);
   gst_element_class_set_static_metadata (element_class,
       "CUDA Gaussian blur", "Filter/Effect/Video",
       "Blurs gray or four-byte RGB video with a Gaussian, on the GPU",
@@ -148,8 +150,8 @@ gst_cuda_blur_get_property (GObject * object, guint prop_id, GValue * value,
 }
 
 static CipStatus
-gst_cuda_blur_process (GstCudaImgprocFilter * filter, const CipImage * src,
-    CipImage * dst, guint8 * readback, CipStream * stream)
+gst_cuda_blur_process (GstCudaImgprocFilter * filter,
+    GstCudaImgprocFrame * frame)
 {
   GstCudaBlur *self = GST_CUDA_BLUR (filter);
   gdouble sigma;
@@ -158,7 +160,5 @@ gst_cuda_blur_process (GstCudaImgprocFilter * filter, const CipImage * src,
   sigma = self->sigma;
   GST_OBJECT_UNLOCK (self);
 
-  if (stream == NULL)
-    return cip_ref_blur (src, dst, sigma, NULL);
-  return cip_blur (src, dst, sigma, stream);
+  return frame->ops->blur (frame->src, frame->dst, sigma, frame->stream);
 }

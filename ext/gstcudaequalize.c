@@ -30,10 +30,13 @@
 #endif
 
 #include "gstcudaequalize.h"
-#include "cip-ref.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_equalize_debug);
 #define GST_CAT_DEFAULT gst_cuda_equalize_debug
+
+/* The formats of both pads: the output has the input's, NV12 and I420
+ * with the input's chroma. */
+static const gchar *const formats[] = { "GRAY8", "NV12", "I420", NULL };
 
 struct _GstCudaEqualize
 {
@@ -48,8 +51,7 @@ GST_ELEMENT_REGISTER_DEFINE (cudaequalize, "cudaequalize", GST_RANK_NONE,
     GST_TYPE_CUDA_EQUALIZE);
 
 static CipStatus gst_cuda_equalize_process (GstCudaImgprocFilter * filter,
-    const CipImage * src, CipImage * dst, guint8 * readback,
-    CipStream * stream);
+    GstCudaImgprocFrame * frame);
 
 static void
 gst_cuda_equalize_class_init (GstCudaEqualizeClass * klass)
@@ -58,8 +60,7 @@ gst_cuda_equalize_class_init (GstCudaEqualizeClass * klass)
   GstCudaImgprocFilterClass *filter_class =
       GST_CUDA_IMGPROC_FILTER_CLASS (klass);
 
-  gst_cuda_imgproc_caps_add_pad_templates (element_class,
-      GST_CUDA_IMGPROC_GRAY_FORMATS, GST_CUDA_IMGPROC_GRAY_FORMATS);
+  gst_cuda_imgproc_caps_add_pad_templates (element_class, formats, NULL);
   gst_element_class_set_static_metadata (element_class,
       "CUDA histogram equalization", "Filter/Effect/Video",
       "Equalizes the histogram of gray video or of the luma plane, "
@@ -76,10 +77,7 @@ gst_cuda_equalize_init (GstCudaEqualize * self)
 
 static CipStatus
 gst_cuda_equalize_process (GstCudaImgprocFilter * filter,
-    const CipImage * src, CipImage * dst, guint8 * readback,
-    CipStream * stream)
+    GstCudaImgprocFrame * frame)
 {
-  if (stream == NULL)
-    return cip_ref_equalize (src, dst, NULL);
-  return cip_equalize (src, dst, stream);
+  return frame->ops->equalize (frame->src, frame->dst, frame->stream);
 }

@@ -29,7 +29,6 @@
 #endif
 
 #include "gstcudagray.h"
-#include "cip-ref.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_gray_debug);
 #define GST_CAT_DEFAULT gst_cuda_gray_debug
@@ -41,9 +40,6 @@ enum
 };
 
 #define DEFAULT_METHOD GST_CUDA_GRAY_METHOD_BT601
-
-#define GRAY_INPUT_FORMATS \
-    "{ RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, RGB, BGR, NV12, I420, GRAY8 }"
 
 static const gchar *const input_formats[] = {
   "RGBA", "BGRA", "RGBx", "BGRx", "ARGB", "ABGR", "RGB", "BGR", "NV12",
@@ -93,8 +89,7 @@ static void gst_cuda_gray_set_property (GObject * object, guint prop_id,
 static void gst_cuda_gray_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec);
 static CipStatus gst_cuda_gray_process (GstCudaImgprocFilter * filter,
-    const CipImage * src, CipImage * dst, guint8 * readback,
-    CipStream * stream);
+    GstCudaImgprocFrame * frame);
 
 static void
 gst_cuda_gray_class_init (GstCudaGrayClass * klass)
@@ -122,8 +117,8 @@ gst_cuda_gray_class_init (GstCudaGrayClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
 
-  gst_cuda_imgproc_caps_add_pad_templates (element_class,
-      GRAY_INPUT_FORMATS, GST_CUDA_IMGPROC_GRAY_FORMATS);
+  gst_cuda_imgproc_caps_add_pad_templates (element_class, input_formats,
+      output_formats);
   gst_element_class_set_static_metadata (element_class,
       "CUDA colour to gray", "Filter/Converter/Video",
       "Converts colour video to GRAY8 on the GPU",
@@ -182,8 +177,8 @@ gst_cuda_gray_get_property (GObject * object, guint prop_id, GValue * value,
 }
 
 static CipStatus
-gst_cuda_gray_process (GstCudaImgprocFilter * filter, const CipImage * src,
-    CipImage * dst, guint8 * readback, CipStream * stream)
+gst_cuda_gray_process (GstCudaImgprocFilter * filter,
+    GstCudaImgprocFrame * frame)
 {
   GstCudaGray *self = GST_CUDA_GRAY (filter);
   CipGrayMethod method;
@@ -192,7 +187,5 @@ gst_cuda_gray_process (GstCudaImgprocFilter * filter, const CipImage * src,
   method = (CipGrayMethod) self->method;
   GST_OBJECT_UNLOCK (self);
 
-  if (stream == NULL)
-    return cip_ref_gray (src, dst, method, NULL);
-  return cip_gray (src, dst, method, stream);
+  return frame->ops->gray (frame->src, frame->dst, method, frame->stream);
 }

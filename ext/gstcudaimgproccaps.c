@@ -14,6 +14,7 @@
 #include <gst/cuda/gstcudamemory.h>
 
 #include "gstcudaimgproccaps.h"
+#include "cip.h"
 
 /* Formats that hold a gray frame as YUV, the chroma neutral, for
  * neighbours that take no GRAY8. */
@@ -261,24 +262,102 @@ gst_cuda_imgproc_caps_are_cuda (GstCaps * caps)
       GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
 }
 
+/* The template caps of raw video of @formats (a GPtrArray of strings) up
+ * to CIP_MAX_DIMENSION a side, in CUDA memory, then in system memory. */
+static GstCaps *
+template_caps (GPtrArray * formats)
+{
+  GString *list = g_string_new (NULL);
+  gchar *fields, *description;
+  GstCaps *caps;
+  guint i;
+
+  if (formats->len == 1) {
+    g_string_append (list, g_ptr_array_index (formats, 0));
+  } else {
+    g_string_append (list, "{ ");
+    for (i = 0; i < formats->len; i++)
+      g_string_append_printf (list, "%s%s", i > 0 ? ", " : "",
+          (const gchar *) g_ptr_array_index (formats, i));
+    g_string_append (list, " }");
+  }
+  fields = g_strdup_printf ("format = (string) %s, "
+      "width = (int) [ 1, %d ], height = (int) [ 1, %d ], "
+      "framerate = " GST_VIDEO_FPS_RANGE, list->str, CIP_MAX_DIMENSION,
+      CIP_MAX_DIMENSION);
+  description = g_strdup_printf ("video/x-raw("
+      GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY "), %s; video/x-raw, %s", fields,
+      fields);
+  caps = gst_caps_from_string (description);
+  g_assert (caps != NULL);
+  g_free (description);
+  g_free (fields);
+  g_string_free (list, TRUE);
+  return caps;
+}
+
 static void
 add_pad_template (GstElementClass * klass, const gchar * name,
-    GstPadDirection direction, const gchar * formats)
+    GstPadDirection direction, GPtrArray * formats)
 {
-  gchar *description = g_strdup_printf (GST_CUDA_IMGPROC_CAPS_MAKE ("%s"),
-      formats, formats);
-  GstCaps *caps = gst_caps_from_string (description);
+  GstCaps *caps = template_caps (formats);
 
   gst_element_class_add_pad_template (klass,
       gst_pad_template_new (name, direction, GST_PAD_ALWAYS, caps));
   gst_caps_unref (caps);
-  g_free (description);
+}
+
+/* The sink template of @input_formats, and the source template of
+ * @output_formats. */
+static void
+add_pad_templates (GstElementClass * klass,
+    const gchar * const *input_formats, GPtrArray * output_formats)
+{
+  GPtrArray *formats = g_ptr_array_new ();
+  guint i;
+
+  for (i = 0; input_formats[i]; i++)
+    formats_add (formats, input_formats[i]);
+  add_pad_template (klass, "sink", GST_PAD_SINK, formats);
+  add_pad_template (klass, "src", GST_PAD_SRC, output_formats);
+  g_ptr_array_unref (formats);
 }
 
 void
 gst_cuda_imgproc_caps_add_pad_templates (GstElementClass * klass,
-    const gchar * sink_formats, const gchar * src_formats)
+    const gchar * const *input_formats, const gchar * const *output_formats)
 {
-  add_pad_template (klass, "sink", GST_PAD_SINK, sink_formats);
-  add_pad_template (klass, "src", GST_PAD_SRC, src_formats);
+  /* The element as its class will say it. */
+  GstCudaImgprocFormats element = { output_formats ? input_formats : NULL,
+    output_formats, FALSE
+  };
+  GPtrArray *formats;
+  guint i;
+
+  g_return_if_fail (input_formats != NULL && input_formats[0] != NULL);
+
+  formats = g_ptr_array_new ();
+  for (i = 0; input_formats[i]; i++)
+    other_formats (&element, GST_PAD_SINK, input_formats[i], formats);
+  add_pad_templates (klass, input_formats, formats);
+  g_ptr_array_unref (formats);
+}
+
+void
+gst_cuda_imgproc_caps_add_pad_templates_by_mode (GstElementClass * klass,
+    const gchar * const *input_formats,
+    const gchar * const *const *mode_formats)
+{
+  GPtrArray *formats;
+  guint i, j;
+
+  g_return_if_fail (input_formats != NULL && input_formats[0] != NULL);
+  g_return_if_fail (mode_formats != NULL && mode_formats[0] != NULL);
+
+  formats = g_ptr_array_new ();
+  for (i = 0; mode_formats[i]; i++)
+    for (j = 0; mode_formats[i][j]; j++)
+      formats_add (formats, mode_formats[i][j]);
+  add_pad_templates (klass, input_formats, formats);
+  g_ptr_array_unref (formats);
 }

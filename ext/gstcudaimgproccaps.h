@@ -11,7 +11,8 @@
  * system memory, and how they are fixed.  An element's formats are what
  * its class says; an element whose output is GRAY8 may also give the
  * same gray frame as the luma of NV12 or I420, with neutral chroma, for
- * neighbours that take no GRAY8. */
+ * neighbours that take no GRAY8.  Its pad templates are made here from
+ * the same lists, raw video of 1 to CIP_MAX_DIMENSION pixels a side. */
 
 #ifndef __GST_CUDA_IMGPROC_CAPS_H__
 #define __GST_CUDA_IMGPROC_CAPS_H__
@@ -20,28 +21,6 @@
 #include <gst/video/video.h>
 
 G_BEGIN_DECLS
-
-/* Raw video within the sizes every operation accepts, in CUDA memory
- * (preferred) or in system memory. */
-#define GST_CUDA_IMGPROC_VIDEO_FIELDS(format)                   \
-    "format = (string) " format ", "                            \
-    "width = (int) [ 1, 16384 ], height = (int) [ 1, 16384 ], " \
-    "framerate = " GST_VIDEO_FPS_RANGE
-/* The formats of a gray output: GRAY8, or the same frame as the luma of
- * NV12 or I420 with neutral chroma, for neighbours that take no GRAY8. */
-#define GST_CUDA_IMGPROC_GRAY_FORMATS "{ GRAY8, NV12, I420 }"
-/* The formats of the neighbourhood operations (cudablur, cudamorph): gray
- * or one byte a channel with four channels in, and, as every gray output,
- * also the luma of NV12 or I420 out. */
-#define GST_CUDA_IMGPROC_PACKED_FORMATS \
-    "{ GRAY8, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR }"
-#define GST_CUDA_IMGPROC_PACKED_OUTPUT_FORMATS \
-    "{ GRAY8, NV12, I420, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR }"
-
-#define GST_CUDA_IMGPROC_CAPS_MAKE(format)                      \
-    "video/x-raw(memory:CUDAMemory), "                          \
-    GST_CUDA_IMGPROC_VIDEO_FIELDS (format) "; "                 \
-    "video/x-raw, " GST_CUDA_IMGPROC_VIDEO_FIELDS (format)
 
 typedef struct
 {
@@ -77,11 +56,28 @@ gboolean gst_cuda_imgproc_caps_is_gray_as_yuv (const GstCudaImgprocFormats *
 /* Whether @caps are video/x-raw(memory:CUDAMemory). */
 gboolean gst_cuda_imgproc_caps_are_cuda (GstCaps * caps);
 
-/* Adds an element's "sink" and "src" templates: raw video of
- * @sink_formats and @src_formats (caps format lists such as
- * "{ GRAY8, NV12 }"), in CUDA memory first, then in system memory. */
+/* Adds an element's "sink" and "src" templates, raw video in CUDA memory
+ * first, then in system memory, from the element's one list of formats
+ * (NULL-terminated, in the order the templates list them): the sink pad
+ * takes @input_formats; the source pad gives, for each of them in turn,
+ * what gst_cuda_imgproc_caps_transform() makes of it: the formats of
+ * @output_formats, or the input's format where @output_formats is NULL
+ * (an element whose output has its input's format), a GRAY8 output
+ * followed by NV12 and I420, the gray frame as YUV.  The class then says
+ * the same arrays (input_formats and output_formats), or, where
+ * @output_formats is NULL, neither. */
 void gst_cuda_imgproc_caps_add_pad_templates (GstElementClass * klass,
-    const gchar * sink_formats, const gchar * src_formats);
+    const gchar * const *input_formats, const gchar * const *output_formats);
+
+/* The same for an element whose output formats depend on a mode (its
+ * get_output_formats): the source pad gives any of the formats of
+ * @mode_formats (a NULL-terminated array of each mode's NULL-terminated
+ * formats), in the order of the modes, as they are: no gray as YUV (the
+ * template leaves NV12 and I420 out of what a GRAY8 mode's transform
+ * offers). */
+void gst_cuda_imgproc_caps_add_pad_templates_by_mode (GstElementClass *
+    klass, const gchar * const *input_formats,
+    const gchar * const *const *mode_formats);
 
 G_END_DECLS
 

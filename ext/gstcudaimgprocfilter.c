@@ -35,7 +35,6 @@
 #include <gst/cuda/gstcudautils.h>
 
 #include "gstcudaimgprocfilter.h"
-#include "gstcudaimgprocfilterprivate.h"
 #include "gstcudaimgprocallocation.h"
 #include "gstcudaimgproccaps.h"
 #include "gstcudaimgprocframe.h"
@@ -57,6 +56,16 @@ enum
 #define DEFAULT_CUDA_DEVICE_ID -1
 
 
+typedef struct
+{
+  /* Properties, under the object lock; changed only in NULL and READY. */
+  GstCudaImgprocBackend backend;
+  gint device_id;
+
+  /* Everything a frame needs, from start() to stop(). */
+  GstCudaImgprocFramePath path;
+} GstCudaImgprocFilterPrivate;
+
 G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstCudaImgprocFilter,
     gst_cuda_imgproc_filter, GST_TYPE_BASE_TRANSFORM,
     G_ADD_PRIVATE (GstCudaImgprocFilter);
@@ -66,12 +75,6 @@ G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstCudaImgprocFilter,
 #define GET_PRIV(filter) \
   ((GstCudaImgprocFilterPrivate *) \
    gst_cuda_imgproc_filter_get_instance_private (filter))
-
-GstCudaImgprocFilterPrivate *
-gst_cuda_imgproc_filter_get_private (GstCudaImgprocFilter * filter)
-{
-  return GET_PRIV (filter);
-}
 
 GType
 gst_cuda_imgproc_backend_get_type (void)
@@ -251,31 +254,44 @@ gst_cuda_imgproc_filter_finalize (GObject * object)
   GstCudaImgprocFilterPrivate *priv =
       GET_PRIV (GST_CUDA_IMGPROC_FILTER (object));
 
-  gst_clear_object (&priv->device.context);
+  gst_clear_object (&priv->path.device.context);
 
   G_OBJECT_CLASS (gst_cuda_imgproc_filter_parent_class)->finalize (object);
 }
 
+/* The backend and device are chosen at start: a change while frames
+ * flow would leave the caps and the frames in different memories. */
 static void
 gst_cuda_imgproc_filter_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
   GstCudaImgprocFilterPrivate *priv =
       GET_PRIV (GST_CUDA_IMGPROC_FILTER (object));
+  gboolean refused;
 
   GST_OBJECT_LOCK (object);
+  refused = GST_STATE (object) > GST_STATE_READY;
   switch (prop_id) {
     case PROP_BACKEND:
-      priv->backend = g_value_get_enum (value);
+      if (!refused)
+        priv->backend = g_value_get_enum (value);
       break;
     case PROP_CUDA_DEVICE_ID:
-      priv->device_id = g_value_get_int (value);
+      if (!refused)
+        priv->device_id = g_value_get_int (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      refused = FALSE;
       break;
   }
   GST_OBJECT_UNLOCK (object);
+
+  if (refused)
+    GST_ELEMENT_WARNING (object, RESOURCE, SETTINGS,
+        ("'%s' can change only in the NULL or READY state: the element "
+            "keeps its value.", pspec->name),
+        ("set while %s", gst_element_state_get_name (GST_STATE (object))));
 }
 
 static void
@@ -295,12 +311,12 @@ gst_cuda_imgproc_filter_get_property (GObject * object, guint prop_id,
       break;
     case PROP_STATS:
       g_value_take_boxed (value, gst_structure_new ("cudaimgproc-stats",
-              "frames", G_TYPE_UINT64, priv->frames,
-              "uploads", G_TYPE_UINT64, priv->uploads,
-              "downloads", G_TYPE_UINT64, priv->downloads,
+              "frames", G_TYPE_UINT64, priv->path.frames,
+              "uploads", G_TYPE_UINT64, priv->path.uploads,
+              "downloads", G_TYPE_UINT64, priv->path.downloads,
               "device-allocations", G_TYPE_UINT64,
-              priv->device.memory.allocations,
-              "device-frees", G_TYPE_UINT64, priv->device.memory.frees, NULL));
+              priv->path.device.memory.allocations,
+              "device-frees", G_TYPE_UINT64, priv->path.device.memory.frees, NULL));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -309,30 +325,16 @@ gst_cuda_imgproc_filter_get_property (GObject * object, guint prop_id,
   GST_OBJECT_UNLOCK (object);
 }
 
-GstCudaImgprocBackend
-gst_cuda_imgproc_filter_get_backend (GstCudaImgprocFilter * filter)
+static gboolean
+uses_cuda (GstCudaImgprocFilter * filter)
 {
   GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
-  GstCudaImgprocBackend backend;
+  gboolean on_cuda;
 
   GST_OBJECT_LOCK (filter);
-  backend = priv->backend;
+  on_cuda = priv->backend == GST_CUDA_IMGPROC_BACKEND_CUDA;
   GST_OBJECT_UNLOCK (filter);
-  return backend;
-}
-
-/**
- * gst_cuda_imgproc_filter_get_intensity:
- * @filter: a #GstCudaImgprocFilter whose class sets @reads_intensity
- *
- * Returns: (nullable): during @process, the gray frame of the input's
- * #GstCudaImgprocIntensityMeta, of the input's size, where @process runs
- * (device or host memory); %NULL when the input has none.
- */
-const CipImage *
-gst_cuda_imgproc_filter_get_intensity (GstCudaImgprocFilter * filter)
-{
-  return GET_PRIV (filter)->intensity_for_process;
+  return on_cuda;
 }
 
 /**
@@ -344,7 +346,7 @@ gst_cuda_imgproc_filter_get_intensity (GstCudaImgprocFilter * filter)
 const GstVideoInfo *
 gst_cuda_imgproc_filter_get_output_info (GstCudaImgprocFilter * filter)
 {
-  return &GET_PRIV (filter)->out_info;
+  return &GET_PRIV (filter)->path.out_info;
 }
 
 /* The element's formats as its class says them now. */
@@ -371,8 +373,7 @@ gst_cuda_imgproc_filter_transform_caps (GstBaseTransform * trans,
   GstCudaImgprocFilter *self = GST_CUDA_IMGPROC_FILTER (trans);
   GstCudaImgprocFormats formats = element_formats (self);
   GstCaps *result = gst_cuda_imgproc_caps_transform (&formats, direction,
-      caps, gst_cuda_imgproc_filter_get_backend (self) ==
-      GST_CUDA_IMGPROC_BACKEND_CUDA);
+      caps, uses_cuda (self));
 
   if (filter) {
     GstCaps *tmp = gst_caps_intersect_full (filter, result,
@@ -427,7 +428,7 @@ gst_cuda_imgproc_filter_set_context (GstElement * element, GstContext * context)
   GST_OBJECT_UNLOCK (element);
 
   gst_cuda_handle_set_context (element, context, device_id,
-      &priv->device.context);
+      &priv->path.device.context);
 
   GST_ELEMENT_CLASS (gst_cuda_imgproc_filter_parent_class)->set_context
       (element, context);
@@ -442,13 +443,13 @@ gst_cuda_imgproc_filter_query (GstBaseTransform * trans,
 
   if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
       gst_cuda_handle_context_query (GST_ELEMENT (trans), query,
-          priv->device.context))
+          priv->path.device.context))
     return TRUE;
   /* upstream wants its frames back: ours go out, theirs are let go */
   if (GST_QUERY_TYPE (query) == GST_QUERY_DRAIN &&
       direction == GST_PAD_SINK)
-    gst_cuda_imgproc_frame_path_drain (GST_CUDA_IMGPROC_FILTER (trans),
-        FALSE);
+    gst_cuda_imgproc_frame_path_push_all (&priv->path,
+        GST_CUDA_IMGPROC_FILTER (trans), TRUE);
 
   return GST_BASE_TRANSFORM_CLASS (gst_cuda_imgproc_filter_parent_class)->query
       (trans, direction, query);
@@ -485,20 +486,24 @@ gst_cuda_imgproc_filter_start (GstBaseTransform * trans)
 {
   GstCudaImgprocFilter *filter = GST_CUDA_IMGPROC_FILTER (trans);
   GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
+  gboolean on_cuda;
   gint device_id;
 
   GST_OBJECT_LOCK (filter);
-  priv->active_backend = priv->backend;
+  on_cuda = priv->backend == GST_CUDA_IMGPROC_BACKEND_CUDA;
   device_id = priv->device_id;
   GST_OBJECT_UNLOCK (filter);
 
-  return gst_cuda_imgproc_frame_path_start (filter, device_id);
+  return gst_cuda_imgproc_frame_path_start (&priv->path, filter, on_cuda,
+      device_id);
 }
 
 static gboolean
 gst_cuda_imgproc_filter_stop (GstBaseTransform * trans)
 {
-  gst_cuda_imgproc_frame_path_stop (GST_CUDA_IMGPROC_FILTER (trans));
+  GstCudaImgprocFilter *filter = GST_CUDA_IMGPROC_FILTER (trans);
+
+  gst_cuda_imgproc_frame_path_stop (&GET_PRIV (filter)->path, filter);
   return TRUE;
 }
 
@@ -534,8 +539,8 @@ gst_cuda_imgproc_filter_propose_allocation (GstBaseTransform * trans,
     return TRUE;
 
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
-  if (priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CUDA)
-    gst_cuda_imgproc_allocation_propose (&priv->device, query);
+  if (priv->path.on_cuda)
+    gst_cuda_imgproc_allocation_propose (&priv->path.device, query);
   return TRUE;
 }
 
@@ -547,20 +552,15 @@ gst_cuda_imgproc_filter_decide_allocation (GstBaseTransform * trans,
       GET_PRIV (GST_CUDA_IMGPROC_FILTER (trans));
   GstCaps *caps;
 
-  /* held frames go out from the pool they were made in (a reconfigure
-   * with the same caps comes here without set_caps) */
-  if (gst_cuda_imgproc_frame_path_push_held (GST_CUDA_IMGPROC_FILTER (trans))
-      != GST_FLOW_OK)
-    GST_DEBUG_OBJECT (trans, "held frame not pushed");
-  priv->downstream_waits =
+  priv->path.downstream_waits =
       gst_cuda_imgproc_allocation_downstream_waits (query);
-  if (priv->active_backend != GST_CUDA_IMGPROC_BACKEND_CUDA ||
+  if (!priv->path.on_cuda ||
       !gst_cuda_imgproc_allocation_wants_own_pool (query))
     return GST_BASE_TRANSFORM_CLASS
         (gst_cuda_imgproc_filter_parent_class)->decide_allocation (trans,
         query);
 
-  if (!gst_cuda_imgproc_allocation_decide (&priv->device, query)) {
+  if (!gst_cuda_imgproc_allocation_decide (&priv->path.device, query)) {
     gst_query_parse_allocation (query, &caps, NULL);
     GST_ELEMENT_ERROR (trans, RESOURCE, NO_SPACE_LEFT,
         ("Could not allocate output frames for %" GST_PTR_FORMAT ".", caps),
@@ -602,8 +602,8 @@ gst_cuda_imgproc_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   GstCudaImgprocFilter *filter = GST_CUDA_IMGPROC_FILTER (trans);
   GstCudaImgprocFormats formats = element_formats (filter);
 
-  return gst_cuda_imgproc_frame_path_set_caps (filter, &formats, incaps,
-      outcaps);
+  return gst_cuda_imgproc_frame_path_set_caps (&GET_PRIV (filter)->path,
+      filter, &formats, incaps, outcaps);
 }
 
 /* Controlled properties take their value for this frame. */
@@ -623,12 +623,14 @@ gst_cuda_imgproc_filter_before_transform (GstBaseTransform * trans,
     gst_object_sync_values (GST_OBJECT (trans), stream_time);
 }
 
+/* GstBaseTransform negotiates an output pool only for a class with a
+ * transform(); ours computes its frames in generate_output, which never
+ * calls it. */
 static GstFlowReturn
 gst_cuda_imgproc_filter_transform (GstBaseTransform * trans,
     GstBuffer * inbuf, GstBuffer * outbuf)
 {
-  return gst_cuda_imgproc_frame_path_run (GST_CUDA_IMGPROC_FILTER (trans),
-      inbuf, outbuf);
+  g_return_val_if_reached (GST_FLOW_NOT_SUPPORTED);
 }
 
 /* An element that reads the intensity frame is where it ends; other metas
@@ -644,24 +646,26 @@ gst_cuda_imgproc_filter_transform_meta (GstBaseTransform * trans,
   return gst_cuda_imgproc_meta_survives_filter (meta);
 }
 
+/* Every input is computed as it comes, and every frame leaves, in order,
+ * through the frame path's one way out (see gstcudaimgprocframepath.c). */
 static GstFlowReturn
 gst_cuda_imgproc_filter_generate_output (GstBaseTransform * trans,
     GstBuffer ** outbuf)
 {
-  return gst_cuda_imgproc_frame_path_generate (GST_CUDA_IMGPROC_FILTER
-      (trans), GST_BASE_TRANSFORM_CLASS
-      (gst_cuda_imgproc_filter_parent_class)->generate_output, outbuf);
+  GstCudaImgprocFilter *filter = GST_CUDA_IMGPROC_FILTER (trans);
+
+  return gst_cuda_imgproc_frame_path_generate (&GET_PRIV (filter)->path,
+      filter, outbuf);
 }
 
-/* GstBaseTransform marks the next output it pushes DISCONT: the frame
- * after the discontinuity, not a held one from before it, which goes
- * first. */
 static GstFlowReturn
 gst_cuda_imgproc_filter_submit_input_buffer (GstBaseTransform * trans,
     gboolean is_discont, GstBuffer * input)
 {
   GstCudaImgprocFilter *filter = GST_CUDA_IMGPROC_FILTER (trans);
-  GstFlowReturn ret = gst_cuda_imgproc_frame_path_submit (filter, is_discont);
+  GstFlowReturn ret =
+      gst_cuda_imgproc_frame_path_submit (&GET_PRIV (filter)->path, filter,
+      is_discont);
 
   if (ret != GST_FLOW_OK) {
     gst_buffer_unref (input);
@@ -673,26 +677,19 @@ gst_cuda_imgproc_filter_submit_input_buffer (GstBaseTransform * trans,
       is_discont, input);
 }
 
-/* A held output frame goes before any serialized event, and is dropped
- * by a flush; held input frames go back upstream at the end of a stream
- * or a flush. */
+/* The frames in flight go before any serialized event (the end of the
+ * stream waits for all their work), and a flush drops them. */
 static gboolean
 gst_cuda_imgproc_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
   GstCudaImgprocFilter *filter = GST_CUDA_IMGPROC_FILTER (trans);
+  GstCudaImgprocFramePath *path = &GET_PRIV (filter)->path;
 
-  switch (GST_EVENT_TYPE (event)) {
-    case GST_EVENT_EOS:
-      gst_cuda_imgproc_frame_path_drain (filter, FALSE);
-      break;
-    case GST_EVENT_FLUSH_STOP:
-      gst_cuda_imgproc_frame_path_drain (filter, TRUE);
-      break;
-    default:
-      if (GST_EVENT_IS_SERIALIZED (event))
-        gst_cuda_imgproc_frame_path_push_held (filter);
-      break;
-  }
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
+    gst_cuda_imgproc_frame_path_flush (path, filter);
+  else if (GST_EVENT_IS_SERIALIZED (event))
+    gst_cuda_imgproc_frame_path_push_all (path, filter,
+        GST_EVENT_TYPE (event) == GST_EVENT_EOS);
 
   return
       GST_BASE_TRANSFORM_CLASS

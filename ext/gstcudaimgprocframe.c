@@ -93,24 +93,81 @@ frame_fits (const GstVideoFrame * frame)
   return TRUE;
 }
 
+/* A meta of another frame than the caps' one: GStreamer would map it
+ * with a critical warning, or at the meta's size. */
+static gboolean
+meta_describes (const GstVideoMeta * meta, const GstVideoInfo * info)
+{
+  return meta->format == GST_VIDEO_INFO_FORMAT (info) &&
+      meta->width == (guint) GST_VIDEO_INFO_WIDTH (info) &&
+      meta->height == (guint) GST_VIDEO_INFO_HEIGHT (info) &&
+      meta->n_planes == GST_VIDEO_INFO_N_PLANES (info);
+}
+
+#define WHY_META "its video meta describes another frame"
+#define WHY_SHORT "it is smaller than its caps say"
+#define WHY_MEMORY "a plane does not lie within one of its memories " \
+  "(split across memories, or past the end of one)"
+
 gboolean
 gst_cuda_imgproc_frame_map_checked (GstVideoFrame * frame,
-    const GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags)
+    const GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags,
+    const gchar ** why)
 {
   GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
 
-  /* A meta of another frame than the caps' one: GStreamer would map it
-   * with a critical warning, or at the meta's size. */
-  if (meta && (meta->format != GST_VIDEO_INFO_FORMAT (info) ||
-          meta->width != (guint) GST_VIDEO_INFO_WIDTH (info) ||
-          meta->height != (guint) GST_VIDEO_INFO_HEIGHT (info) ||
-          meta->n_planes != GST_VIDEO_INFO_N_PLANES (info)))
+  if (meta && !meta_describes (meta, info)) {
+    *why = WHY_META;
     return FALSE;
-  if (!gst_video_frame_map (frame, (GstVideoInfo *) info, buffer, flags))
+  }
+  if (!gst_video_frame_map (frame, (GstVideoInfo *) info, buffer, flags)) {
+    *why = meta ? WHY_MEMORY : WHY_SHORT;
     return FALSE;
+  }
   if (!frame_fits (frame)) {
     gst_video_frame_unmap (frame);
+    *why = WHY_MEMORY;
     return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean
+gst_cuda_imgproc_frame_check (const GstVideoInfo * info, GstBuffer * buffer,
+    const gchar ** why)
+{
+  GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
+  const GstVideoFormatInfo *finfo = info->finfo;
+  gsize size = gst_buffer_get_size (buffer);
+  guint plane, comp;
+
+  if (meta == NULL) {
+    *why = WHY_SHORT;
+    return size >= GST_VIDEO_INFO_SIZE (info);
+  }
+  if (!meta_describes (meta, info)) {
+    *why = WHY_META;
+    return FALSE;
+  }
+  *why = WHY_MEMORY;
+  for (plane = 0; plane < meta->n_planes; plane++) {
+    gint stride = meta->stride[plane];
+    gsize row_bytes, rows, extent, skip;
+    guint first, n_memories;
+
+    for (comp = 0; comp < GST_VIDEO_INFO_N_COMPONENTS (info); comp++)
+      if (GST_VIDEO_FORMAT_INFO_PLANE (finfo, comp) == plane)
+        break;
+    row_bytes = (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, comp) *
+        GST_VIDEO_INFO_COMP_PSTRIDE (info, comp);
+    rows = GST_VIDEO_INFO_COMP_HEIGHT (info, comp);
+    if (stride < 0 || (gsize) stride < row_bytes)
+      return FALSE;
+    extent = (gsize) stride * (rows - 1) + row_bytes;
+    if (meta->offset[plane] + extent > size ||
+        !gst_buffer_find_memory (buffer, meta->offset[plane], extent, &first,
+            &n_memories, &skip) || n_memories != 1)
+      return FALSE;
   }
   return TRUE;
 }

@@ -29,9 +29,13 @@ gboolean gst_cuda_imgproc_cip_format (GstVideoFormat format,
 /* Maps @buffer as a frame of @info for @flags, refusing a buffer whose
  * video meta describes another frame, or whose planes do not lie within
  * its memory (gst_video_frame_map() takes a meta's strides and offsets as
- * they are).  FALSE: nothing is mapped. */
+ * they are).  FALSE: nothing is mapped, and @why says what is wrong. */
 gboolean gst_cuda_imgproc_frame_map_checked (GstVideoFrame * frame,
-    const GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags);
+    const GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags,
+    const gchar ** why);
+/* The same checks without mapping (a buffer passed through untouched). */
+gboolean gst_cuda_imgproc_frame_check (const GstVideoInfo * info,
+    GstBuffer * buffer, const gchar ** why);
 
 /* Plane @plane of @frame as an image: the first plane in @format, the
  * others as rows of bytes (they are only ever copied or filled). */

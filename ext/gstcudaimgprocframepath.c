@@ -7,6 +7,25 @@
  * version 2 of the License, or (at your option) any later version.
  */
 
+/* A frame's way through an element, top to bottom:
+ *
+ * 1. submit: an input after a discontinuity, or before a renegotiation,
+ *    first lets the frames in flight out;
+ * 2. generate: the input is computed at once (mapped, uploaded,
+ *    process(), downloaded, chroma) and joins the queue with the event
+ *    recorded after its work;
+ * 3. next_output, the one way out: outputs leave in frame order.  One
+ *    whose reader orders itself after our work on the GPU leaves at once;
+ *    any other leaves once its work has run, and behind a source that is
+ *    not live the newest waits in the queue until the next frame's work
+ *    is queued, so that the GPU runs one frame while the host finishes
+ *    the one before;
+ * 4. a frame whose output has left stays in the queue until its work has
+ *    run: then frame_done, and its input goes back upstream.
+ *
+ * Events, a drain query and the end of the stream push what is in flight
+ * through the same way out (push_all); a flush drops it. */
+
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -16,58 +35,48 @@
 #include <gst/cuda/gstcudamemory.h>
 
 #include "gstcudaimgprocframepath.h"
-#include "gstcudaimgproccaps.h"
-#include "gstcudaimgprocfilterprivate.h"
 #include "gstcudaimgprocframe.h"
 #include "gstcudaimgprocmeta.h"
 #include "gstcudaimgprocpool.h"
 
+GST_DEBUG_CATEGORY_EXTERN (gst_cuda_imgproc_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_imgproc_filter_debug
 
-/* Readback areas: a frame_done element's held frame keeps its own. */
+#define CLASS(filter) GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter)
+
+/* Elements whose output waits for its results hold fewer frames. */
 static guint
-readback_areas (GstCudaImgprocFilterClass * klass)
+queue_depth (GstCudaImgprocFilterClass * klass)
 {
-  return klass->frame_done ? GST_CUDA_IMGPROC_MAX_HELD : 1;
+  return klass->attaches_results ? GST_CUDA_IMGPROC_QUEUE_DEPTH_WAITING :
+      GST_CUDA_IMGPROC_QUEUE_DEPTH;
 }
 
 gboolean
-gst_cuda_imgproc_frame_path_start (GstCudaImgprocFilter * filter,
-    gint device_id)
+gst_cuda_imgproc_frame_path_start (GstCudaImgprocFramePath * path,
+    GstCudaImgprocFilter * filter, gboolean on_cuda, gint device_id)
 {
-  GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter);
-  GstCudaImgprocFilterPrivate *priv =
-      gst_cuda_imgproc_filter_get_private (filter);
+  GstCudaImgprocFilterClass *klass = CLASS (filter);
   CipStatus status;
-  guint i;
 
-  if (priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CPU) {
-    priv->readback = g_malloc0 (MAX (readback_areas (klass) *
-            klass->readback_size, 1));
-    if (klass->report)
-      gst_cuda_imgproc_reports_init (&priv->reports, klass->readback_size,
-          NULL);
+  path->on_cuda = on_cuda;
+  path->ops = on_cuda ? &cip_cuda_ops : &cip_ref_ops;
+  if (!on_cuda) {
+    status = gst_cuda_imgproc_queue_init (&path->queue, queue_depth (klass),
+        klass->readback_size, klass->frame_state_size, path->ops, NULL);
+    if (status != CIP_OK)
+      goto alloc_failed;
     return TRUE;
   }
 
-  if (!gst_cuda_imgproc_device_open (&priv->device, GST_ELEMENT (filter),
+  if (!gst_cuda_imgproc_device_open (&path->device, GST_ELEMENT (filter),
           device_id))
     return FALSE;
-  if (!gst_cuda_context_push (priv->device.context))
+  if (!gst_cuda_context_push (path->device.context))
     goto push_failed;
-  status = gst_cuda_imgproc_in_flight_init (&priv->in_flight,
-      priv->device.stream);
-  if (status == CIP_OK && klass->readback_size > 0 && !klass->report)
-    status = cip_host_alloc ((void **) &priv->readback,
-        readback_areas (klass) * klass->readback_size, priv->device.stream);
-  if (status == CIP_OK && klass->report)
-    status = gst_cuda_imgproc_reports_init (&priv->reports,
-        klass->readback_size, priv->device.stream);
-  /* a held frame's wait sleeps: with many pipelines, spinning waits take
-   * the cores the others need */
-  for (i = 0; status == CIP_OK && i < GST_CUDA_IMGPROC_MAX_HELD; i++)
-    status = cip_event_new_blocking (&priv->held[i].done,
-        priv->device.stream);
+  status = gst_cuda_imgproc_queue_init (&path->queue, queue_depth (klass),
+      klass->readback_size, klass->frame_state_size, path->ops,
+      path->device.stream);
   gst_cuda_context_pop (NULL);
   if (status != CIP_OK)
     goto alloc_failed;
@@ -76,63 +85,58 @@ gst_cuda_imgproc_frame_path_start (GstCudaImgprocFilter * filter,
 push_failed:
   GST_ELEMENT_ERROR (filter, RESOURCE, FAILED,
       ("Could not make the CUDA context current."), (NULL));
-  gst_cuda_imgproc_frame_path_stop (filter);
+  gst_cuda_imgproc_frame_path_stop (path, filter);
   return FALSE;
 alloc_failed:
   GST_ELEMENT_ERROR (filter, RESOURCE, FAILED,
       ("Could not set up the CUDA stream and its buffers."),
       ("%s: %s", cip_status_name (status),
-          cip_stream_error (priv->device.stream)));
-  gst_cuda_imgproc_frame_path_stop (filter);
+          path->device.stream ? cip_stream_error (path->device.stream) :
+          "out of memory"));
+  gst_cuda_imgproc_frame_path_stop (path, filter);
   return FALSE;
 }
 
-/* Lets go of a held frame's buffers. */
+/* Frees the device images once the GPU is done with them; with the
+ * context current. */
 static void
-release_held (GstCudaImgprocHeldFrame * held)
+free_device_images (GstCudaImgprocFramePath * path)
 {
-  gst_clear_buffer (&held->output);
-  gst_clear_buffer (&held->input);
-  held->readback = NULL;
+  cip_stream_synchronize (path->device.stream);
+  cip_image_free (&path->upload, path->device.stream);
+  cip_image_free (&path->download, path->device.stream);
+  gst_cuda_imgproc_queue_free_uploads (&path->queue);
 }
 
-/* The oldest held frame leaves the ring (its slot, event included, moves
- * to the back). */
+/* What the subclass keeps in each frame's state, and the queue. */
 static void
-shift_held (GstCudaImgprocFilterPrivate * priv)
+clear_queue (GstCudaImgprocFramePath * path, GstCudaImgprocFilter * filter)
 {
-  GstCudaImgprocHeldFrame first = priv->held[0];
+  GstCudaImgprocFilterClass *klass = CLASS (filter);
   guint i;
 
-  for (i = 0; i + 1 < GST_CUDA_IMGPROC_MAX_HELD; i++)
-    priv->held[i] = priv->held[i + 1];
-  priv->held[GST_CUDA_IMGPROC_MAX_HELD - 1] = first;
-  priv->n_held--;
+  for (i = 0; klass->clear_frame_state && i < path->queue.depth; i++)
+    klass->clear_frame_state (filter, &path->queue.entries[i].frame);
+  gst_cuda_imgproc_queue_clear (&path->queue);
 }
 
-/* Drops the held output frames unpushed (a flush, stop), once their work
- * no longer reads or writes their buffers; they report nothing. */
-static void
-discard_held (GstCudaImgprocFilter * filter)
+void
+gst_cuda_imgproc_frame_path_stop (GstCudaImgprocFramePath * path,
+    GstCudaImgprocFilter * filter)
 {
-  GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter);
-  GstCudaImgprocFilterPrivate *priv =
-      gst_cuda_imgproc_filter_get_private (filter);
-
-  gst_clear_buffer (&priv->next_output);
-  priv->next_flow = GST_FLOW_OK;
-  if (priv->n_held == 0)
+  gst_cuda_imgproc_frame_path_flush (path, filter);
+  if (!path->on_cuda) {
+    clear_queue (path, filter);
     return;
-  if (gst_cuda_context_push (priv->device.context)) {
-    cip_stream_synchronize (priv->device.stream);
+  }
+  if (path->device.context && path->device.stream &&
+      gst_cuda_context_push (path->device.context)) {
+    free_device_images (path);
+    clear_queue (path, filter);
     gst_cuda_context_pop (NULL);
   }
-  while (priv->n_held > 0) {
-    if (klass->report)
-      gst_cuda_imgproc_reports_drop_held (&priv->reports);
-    release_held (&priv->held[priv->n_held - 1]);
-    priv->n_held--;
-  }
+  gst_cuda_imgproc_device_close (&path->device);
+  gst_clear_object (&path->device.context);
 }
 
 /* Whether upstream is live: a live frame is never held back (it would
@@ -149,110 +153,56 @@ upstream_is_live (GstCudaImgprocFilter * filter)
   return live;
 }
 
-/* Releases the device images; with the context current. */
-static void
-free_device_images (GstCudaImgprocFilterPrivate * priv)
+/* Device images for the negotiated caps, reallocated only when the frame
+ * geometry changed.  Elements that read a frame again when it is done
+ * upload each frame in flight into its own. */
+static gboolean
+configure_device_images (GstCudaImgprocFramePath * path,
+    GstCudaImgprocFilter * filter)
 {
-  gst_cuda_imgproc_in_flight_drain (&priv->in_flight, priv->device.stream);
-  cip_image_free (&priv->device_src, priv->device.stream);
-  cip_image_free (&priv->device_src_held, priv->device.stream);
-  cip_image_free (&priv->device_dst, priv->device.stream);
-  gst_cuda_imgproc_intensity_free (&priv->intensity, priv->device.stream);
-}
-
-void
-gst_cuda_imgproc_frame_path_stop (GstCudaImgprocFilter * filter)
-{
-  GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter);
-  GstCudaImgprocFilterPrivate *priv =
-      gst_cuda_imgproc_filter_get_private (filter);
-  CipStream *stream = priv->device.stream;
+  gint width = GST_VIDEO_INFO_WIDTH (&path->in_info);
+  gint height = GST_VIDEO_INFO_HEIGHT (&path->in_info);
+  CipStream *stream = path->device.stream;
+  CipStatus status;
   guint i;
 
-  if (priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CPU) {
-    if (klass->release)
-      klass->release (filter, NULL);
-    g_clear_pointer (&priv->readback, g_free);
-    if (klass->report)
-      gst_cuda_imgproc_reports_clear (&priv->reports, NULL);
-    return;
-  }
-
-  discard_held (filter);
-  if (priv->device.context && gst_cuda_context_push (priv->device.context)) {
-    if (klass->report && priv->reports.area) {
-      /* frames already pushed still report what they found */
-      gst_cuda_imgproc_reports_deliver (&priv->reports, filter, TRUE, stream);
-      gst_cuda_imgproc_reports_clear (&priv->reports, stream);
-    }
-    free_device_images (priv);
-    if (klass->release && stream)
-      klass->release (filter, stream);
-    gst_cuda_imgproc_in_flight_clear (&priv->in_flight, stream);
-    for (i = 0; i < GST_CUDA_IMGPROC_MAX_HELD; i++)
-      g_clear_pointer (&priv->held[i].done, cip_event_free);
-    cip_host_free (priv->readback, stream);
-    gst_cuda_context_pop (NULL);
-  }
-  priv->readback = NULL;
-  gst_cuda_imgproc_device_close (&priv->device);
-  gst_clear_object (&priv->device.context);
-}
-
-/* Device images for the negotiated caps, reallocated only when the frame
- * geometry changed. */
-static gboolean
-configure_device_images (GstCudaImgprocFilter * filter)
-{
-  GstCudaImgprocFilterPrivate *priv =
-      gst_cuda_imgproc_filter_get_private (filter);
-  gint width = GST_VIDEO_INFO_WIDTH (&priv->in_info);
-  gint height = GST_VIDEO_INFO_HEIGHT (&priv->in_info);
-  CipStatus status;
-
-  if (priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CPU)
+  if (path->upload.data && path->upload.width == width &&
+      path->upload.height == height &&
+      path->upload.format == path->src_format &&
+      path->download.format == path->dst_format)
     return TRUE;
 
-  /* Reallocate only when the frame geometry changed. */
-  if (priv->device_src.data && priv->device_src.width == width &&
-      priv->device_src.height == height &&
-      priv->device_src.format == priv->src_format &&
-      priv->device_dst.format == priv->dst_format)
-    return TRUE;
-
-  if (!gst_cuda_context_push (priv->device.context)) {
+  if (!gst_cuda_context_push (path->device.context)) {
     GST_ELEMENT_ERROR (filter, RESOURCE, FAILED,
         ("Could not make the CUDA context current."), (NULL));
     return FALSE;
   }
-  free_device_images (priv);
-  status = cip_image_alloc (&priv->device_src, width, height,
-      priv->src_format, priv->device.stream);
-  if (status == CIP_OK && GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter)->frame_done)
-    status = cip_image_alloc (&priv->device_src_held, width, height,
-        priv->src_format, priv->device.stream);
+  free_device_images (path);
+  status = cip_image_alloc (&path->upload, width, height, path->src_format,
+      stream);
   if (status == CIP_OK)
-    status = cip_image_alloc (&priv->device_dst, width, height,
-        priv->dst_format, priv->device.stream);
+    status = cip_image_alloc (&path->download, width, height,
+        path->dst_format, stream);
+  for (i = 0; CLASS (filter)->attaches_results && i < path->queue.depth &&
+      status == CIP_OK; i++)
+    status = cip_image_alloc (&path->queue.entries[i].upload, width, height,
+        path->src_format, stream);
   if (status != CIP_OK) {
     GST_ELEMENT_ERROR (filter, RESOURCE, NO_SPACE_LEFT,
         ("Could not allocate device memory for %dx%d frames.", width, height),
-        ("%s: %s", cip_status_name (status),
-            cip_stream_error (priv->device.stream)));
-    free_device_images (priv);
+        ("%s: %s", cip_status_name (status), cip_stream_error (stream)));
+    free_device_images (path);
   }
   gst_cuda_context_pop (NULL);
   return status == CIP_OK;
 }
 
 gboolean
-gst_cuda_imgproc_frame_path_set_caps (GstCudaImgprocFilter * filter,
-    const GstCudaImgprocFormats * formats, GstCaps * incaps,
-    GstCaps * outcaps)
+gst_cuda_imgproc_frame_path_set_caps (GstCudaImgprocFramePath * path,
+    GstCudaImgprocFilter * filter, const GstCudaImgprocFormats * formats,
+    GstCaps * incaps, GstCaps * outcaps)
 {
   GstBaseTransform *trans = GST_BASE_TRANSFORM (filter);
-  GstCudaImgprocFilterPrivate *priv =
-      gst_cuda_imgproc_filter_get_private (filter);
   GstVideoInfo in_info, out_info;
   CipFormat src_format, dst_format;
   gint width, height;
@@ -276,31 +226,25 @@ gst_cuda_imgproc_frame_path_set_caps (GstCudaImgprocFilter * filter,
   GST_DEBUG_OBJECT (filter, "%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
       incaps, outcaps);
 
-  /* the held frame goes out under the caps it was made for (a
-   * renegotiation from downstream comes here before the next frame) */
-  if (gst_cuda_imgproc_frame_path_push_held (filter) != GST_FLOW_OK)
-    GST_DEBUG_OBJECT (filter, "held frame not pushed");
-
-  priv->in_info = in_info;
-  priv->out_info = out_info;
-  priv->in_cuda = gst_cuda_imgproc_caps_are_cuda (incaps);
-  priv->out_cuda = gst_cuda_imgproc_caps_are_cuda (outcaps);
-  priv->src_format = src_format;
-  priv->dst_format = dst_format;
-  priv->neutral_chroma = gst_cuda_imgproc_caps_is_gray_as_yuv (formats,
+  path->in_info = in_info;
+  path->out_info = out_info;
+  path->in_cuda = gst_cuda_imgproc_caps_are_cuda (incaps);
+  path->out_cuda = gst_cuda_imgproc_caps_are_cuda (outcaps);
+  path->src_format = src_format;
+  path->dst_format = dst_format;
+  path->neutral_chroma = gst_cuda_imgproc_caps_is_gray_as_yuv (formats,
       GST_VIDEO_INFO_FORMAT (&in_info), GST_VIDEO_INFO_FORMAT (&out_info));
   /* Equal caps are not a copy when the output's chroma is not the input's
    * (cudagray on NV12). */
-  if (priv->neutral_chroma && gst_base_transform_is_passthrough (trans))
+  if (path->neutral_chroma && gst_base_transform_is_passthrough (trans))
     gst_base_transform_set_passthrough (trans, FALSE);
-  priv->hold_frames = priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CUDA
-      && !upstream_is_live (filter);
-  GST_DEBUG_OBJECT (filter, "%s frames", priv->hold_frames ? "holding" :
+  path->hold_frames = path->on_cuda && !upstream_is_live (filter);
+  GST_DEBUG_OBJECT (filter, "%s frames", path->hold_frames ? "holding" :
       "not holding");
 
-  if (gst_base_transform_is_passthrough (trans))
+  if (!path->on_cuda || gst_base_transform_is_passthrough (trans))
     return TRUE;
-  return configure_device_images (filter);
+  return configure_device_images (path, filter);
 
 invalid_caps:
   GST_ELEMENT_ERROR (filter, CORE, NEGOTIATION,
@@ -316,457 +260,485 @@ unsupported_format:
   return FALSE;
 }
 
-void
-gst_cuda_imgproc_frame_path_drain (GstCudaImgprocFilter * filter,
-    gboolean discard_output)
+GstFlowReturn
+gst_cuda_imgproc_frame_path_submit (GstCudaImgprocFramePath * path,
+    GstCudaImgprocFilter * filter, gboolean is_discont)
 {
-  GstCudaImgprocFilterPrivate *priv =
-      gst_cuda_imgproc_filter_get_private (filter);
-
-  if (discard_output)
-    discard_held (filter);
-  else
-    gst_cuda_imgproc_frame_path_push_held (filter);
-
-  if ((priv->in_flight.count > 0 || priv->reports.count > 0) &&
-      gst_cuda_context_push (priv->device.context)) {
-    gst_cuda_imgproc_in_flight_drain (&priv->in_flight, priv->device.stream);
-    gst_cuda_imgproc_reports_deliver (&priv->reports, filter, TRUE,
-        priv->device.stream);
-    gst_cuda_context_pop (NULL);
-  }
+  path->after_discont = is_discont;
+  /* GstBaseTransform would mark a frame from before the discontinuity
+   * DISCONT; a renegotiation (in the submit that follows) would change the
+   * caps and pool under the frames in flight */
+  if (is_discont ||
+      gst_pad_needs_reconfigure (GST_BASE_TRANSFORM_SRC_PAD (filter)))
+    return gst_cuda_imgproc_frame_path_push_all (path, filter, FALSE);
+  return GST_FLOW_OK;
 }
 
 /* Whether the chroma planes are written on the stream: where the output
  * frame is (a neutral fill), or where either frame is (a copy); else on
  * the host, never sent through the GPU for nothing. */
 static gboolean
-chroma_on_device (GstCudaImgprocFilterPrivate * priv, gboolean src_on_device,
+chroma_on_device (GstCudaImgprocFramePath * path, gboolean src_on_device,
     gboolean dst_on_device)
 {
-  return priv->neutral_chroma ? dst_on_device : src_on_device ||
+  return path->neutral_chroma ? dst_on_device : src_on_device ||
       dst_on_device;
 }
 
-/* The subclass's frame_done, once the frame is unmapped (it adds metas),
- * with the context current on the cuda backend. */
+/* The frame of @entry on the element's stream.  Device frames are read and
+ * written in place, once the input's writer is done with it; host frames
+ * are uploaded into, or downloaded from, the device images.  An output
+ * whose reader orders itself after our work leaves at once; any other
+ * waits for the event recorded after it. */
 static CipStatus
-call_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
-    const guint8 * readback)
+compute_on_device (GstCudaImgprocFramePath * path,
+    GstCudaImgprocFilter * filter, GstCudaImgprocQueued * entry,
+    GstVideoFrame * in_frame, gboolean src_on_device,
+    GstVideoFrame * out_frame, gboolean dst_on_device)
 {
-  GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter);
-  GstCudaImgprocFilterPrivate *priv =
-      gst_cuda_imgproc_filter_get_private (filter);
+  GstCudaImgprocFilterClass *klass = CLASS (filter);
+  CipStream *stream = path->device.stream;
+  CipImage src = gst_cuda_imgproc_plane_image (in_frame, 0,
+      path->src_format);
+  CipImage dst = gst_cuda_imgproc_plane_image (out_frame, 0,
+      path->dst_format);
+  CipImage *upload = klass->attaches_results ? &entry->upload :
+      &path->upload;
+  gboolean leaves_at_once = dst_on_device && !klass->attaches_results &&
+      gst_cuda_imgproc_device_reader_orders (&path->device,
+      out_frame->buffer, path->downstream_waits);
   CipStatus status;
 
-  if (klass->frame_done == NULL)
-    return CIP_OK;
-  if (priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CPU)
-    return klass->frame_done (filter, outbuf, readback, NULL);
-  if (!gst_cuda_context_push (priv->device.context))
-    return CIP_ERROR_CUDA;
-  status = klass->frame_done (filter, outbuf, readback, priv->device.stream);
-  gst_cuda_context_pop (NULL);
-  return status;
-}
+  if (src_on_device)
+    status = gst_cuda_imgproc_device_order_after (&path->device,
+        in_frame->buffer);
+  else
+    status = cip_copy (&src, upload, stream);
+  if (status == CIP_OK && path->intensity.mapped)
+    status = gst_cuda_imgproc_intensity_to_device (&path->intensity,
+        &entry->intensity_upload, stream, &entry->frame.intensity);
 
-/* The readback area of the frame about to be processed. */
-static guint8 *
-frame_readback (GstCudaImgprocFilter * filter)
-{
-  GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter);
-  GstCudaImgprocFilterPrivate *priv =
-      gst_cuda_imgproc_filter_get_private (filter);
-
-  if (klass->frame_done == NULL)
-    return priv->readback;
-  priv->readback_turn = (priv->readback_turn + 1) % GST_CUDA_IMGPROC_MAX_HELD;
-  return priv->readback + priv->readback_turn * klass->readback_size;
-}
-
-/* One frame on the element's stream.  Device frames are read and written
- * in place, once the frame's writer is done with it; host frames are
- * uploaded into, or downloaded from, the persistent device images.  Planes
- * past the first (chroma) are copied between the frames.  Then either one
- * synchronization, or, when downstream is one of ours waiting for the
- * output's ready event, none: the input is held until its reading is
- * done. */
-static CipStatus
-process_on_device (GstCudaImgprocFilter * filter, GstBuffer * inbuf,
-    GstVideoFrame * in_frame, gboolean src_on_device, GstBuffer * outbuf,
-    GstVideoFrame * out_frame, gboolean dst_on_device, guint8 ** readback_out)
-{
-  GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter);
-  GstCudaImgprocFilterPrivate *priv =
-      gst_cuda_imgproc_filter_get_private (filter);
-  CipImage src = gst_cuda_imgproc_plane_image (in_frame, 0,
-      priv->src_format);
-  CipImage dst = gst_cuda_imgproc_plane_image (out_frame, 0,
-      priv->dst_format);
-  CipImage *work_src = src_on_device ? &src : &priv->device_src;
-  CipImage *work_dst = dst_on_device ? &dst : &priv->device_dst;
-  CipEvent *output_ready = gst_cuda_imgproc_buffer_ready_event (outbuf);
-  guint8 *readback = klass->report ?
-      gst_cuda_imgproc_reports_next_slot (&priv->reports, filter,
-      priv->device.stream) : frame_readback (filter);
-  GstCudaImgprocHeldFrame *held = &priv->held[priv->n_held];
-  gboolean defer = dst_on_device && klass->frame_done == NULL &&
-      !klass->reads_intensity && gst_cuda_imgproc_device_reader_orders
-      (&priv->device, outbuf, priv->downstream_waits);
-  CipStatus status = klass->report && readback == NULL ? CIP_ERROR_CUDA :
-      CIP_OK;
-  gboolean committed = FALSE;
-
-  /* The input's writer may still be at work: our stream waits for it. */
-  if (status == CIP_OK && src_on_device)
-    status = gst_cuda_imgproc_device_order_after (&priv->device, inbuf);
-  if (status == CIP_OK && !src_on_device && priv->device_src_held.data) {
-    /* the held frame's upload stays where it is */
-    CipImage other = priv->device_src;
-
-    priv->device_src = priv->device_src_held;
-    priv->device_src_held = other;
-  }
-  if (status == CIP_OK && !src_on_device)
-    status = cip_copy (&src, &priv->device_src, priv->device.stream);
-  if (status == CIP_OK && priv->intensity.mapped)
-    status = gst_cuda_imgproc_intensity_to_device (&priv->intensity,
-        priv->device.stream, &priv->intensity_for_process);
+  entry->frame.src = src_on_device ? &src : upload;
+  entry->frame.dst = dst_on_device ? &dst : &path->download;
   if (status == CIP_OK)
-    status = klass->process (filter, work_src, work_dst, readback,
-        priv->device.stream);
-  priv->intensity_for_process = NULL;
+    status = klass->process (filter, &entry->frame);
   if (status == CIP_OK && !dst_on_device)
-    status = cip_copy (&priv->device_dst, &dst, priv->device.stream);
-
-  if (status == CIP_OK && chroma_on_device (priv, src_on_device,
+    status = cip_copy (&path->download, &dst, stream);
+  if (status == CIP_OK && chroma_on_device (path, src_on_device,
           dst_on_device))
     status = gst_cuda_imgproc_frame_finish_chroma (in_frame, out_frame,
-        priv->neutral_chroma, priv->device.stream);
+        path->neutral_chroma, stream);
 
-  if (status == CIP_OK && klass->report) {
-    status = gst_cuda_imgproc_reports_commit (&priv->reports, outbuf,
-        &GST_BASE_TRANSFORM (filter)->segment, priv->device.stream);
-    committed = status == CIP_OK;
-  }
-
-  if (status == CIP_OK && defer) {
-    status = cip_event_record (output_ready, priv->device.stream);
-    if (status == CIP_OK)
-      status = gst_cuda_imgproc_in_flight_hold (&priv->in_flight, inbuf,
-          priv->device.stream);
-  } else if (status == CIP_OK && priv->hold_frames && !priv->after_discont) {
-    /* completed once the next frame's work is queued; inputs of frames
-     * that went out before without a wait (other caps) go back upstream
-     * once read */
-    gst_cuda_imgproc_in_flight_release_passed (&priv->in_flight);
-    status = cip_event_record (held->done, priv->device.stream);
-    if (status == CIP_OK) {
-      gst_buffer_replace (&held->input, inbuf);
-      held->readback = readback;
-      priv->holding = TRUE;
-      if (committed)
-        gst_cuda_imgproc_reports_hold_last (&priv->reports);
-      committed = FALSE;
-    }
-  } else if (status == CIP_OK) {
-    gst_cuda_imgproc_in_flight_drain (&priv->in_flight, priv->device.stream);
-    status = cip_stream_synchronize (priv->device.stream);
-    /* the frame leaves the GPU: its report goes before it */
-    if (status == CIP_OK && klass->report) {
-      status = gst_cuda_imgproc_reports_deliver (&priv->reports, filter,
-          FALSE, priv->device.stream);
-      committed = FALSE;
-    }
-  }
-  /* a frame that is not pushed reports nothing */
-  if (status != CIP_OK && committed)
-    gst_cuda_imgproc_reports_drop_last (&priv->reports);
+  if (status == CIP_OK && leaves_at_once)
+    status = cip_event_record (gst_cuda_imgproc_buffer_ready_event
+        (out_frame->buffer), stream);
+  if (status == CIP_OK)
+    status = cip_event_record (entry->done, stream);
+  entry->waits = !leaves_at_once;
+  entry->may_hold = path->hold_frames && !path->after_discont;
   if (status == CIP_OK) {
-    priv->uploads += !src_on_device;
-    priv->downloads += !dst_on_device;
+    path->uploads += !src_on_device;
+    path->downloads += !dst_on_device;
   }
-  *readback_out = readback;
   return status;
 }
 
-GstFlowReturn
-gst_cuda_imgproc_frame_path_run (GstCudaImgprocFilter * filter,
+/* The frame of @entry with the reference, on the host: done on return. */
+static CipStatus
+compute_on_host (GstCudaImgprocFramePath * path,
+    GstCudaImgprocFilter * filter, GstCudaImgprocQueued * entry,
+    GstVideoFrame * in_frame, GstVideoFrame * out_frame)
+{
+  CipImage src = gst_cuda_imgproc_plane_image (in_frame, 0,
+      path->src_format);
+  CipImage dst = gst_cuda_imgproc_plane_image (out_frame, 0,
+      path->dst_format);
+
+  entry->frame.src = &src;
+  entry->frame.dst = &dst;
+  entry->frame.intensity = path->intensity.mapped ?
+      &path->intensity.image : NULL;
+  entry->waits = TRUE;
+  entry->may_hold = FALSE;
+  return CLASS (filter)->process (filter, &entry->frame);
+}
+
+static GstFlowReturn
+refuse_buffer (GstCudaImgprocFilter * filter, const GstVideoInfo * info,
+    GstBuffer * buffer, const gchar * what, const gchar * why)
+{
+  GST_ELEMENT_ERROR (filter, STREAM, FORMAT,
+      ("%s buffer does not hold a %dx%d %s frame.", what,
+          GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
+          GST_VIDEO_INFO_NAME (info)),
+      ("%s (buffer of %" G_GSIZE_FORMAT " bytes in %u memories, caps need %"
+          G_GSIZE_FORMAT ")", why, gst_buffer_get_size (buffer),
+          gst_buffer_n_memory (buffer), GST_VIDEO_INFO_SIZE (info)));
+  return GST_FLOW_ERROR;
+}
+
+/* Computes @outbuf from @inbuf into the queue's next entry, which then
+ * holds both. */
+static GstFlowReturn
+compute (GstCudaImgprocFramePath * path, GstCudaImgprocFilter * filter,
     GstBuffer * inbuf, GstBuffer * outbuf)
 {
-  GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter);
-  GstCudaImgprocFilterPrivate *priv =
-      gst_cuda_imgproc_filter_get_private (filter);
-  gboolean on_cuda = priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CUDA;
+  GstCudaImgprocFilterClass *klass = CLASS (filter);
+  GstCudaImgprocQueued *entry = gst_cuda_imgproc_queue_nth (&path->queue,
+      path->queue.count);
+  CipStream *stream = path->device.stream;
   GstVideoFrame in_frame, out_frame;
-  gboolean src_on_device, dst_on_device, have_intensity;
-  guint8 *readback = NULL;
-  CipStatus status;
+  gboolean src_on_device, dst_on_device;
+  const gchar *why = NULL;
+  CipStatus status = CIP_OK;
+  CipEvent *ready;
 
   /* CUDA memory of another context is read and written through its host
-   * copy, like system memory. */
-  src_on_device = on_cuda && priv->in_cuda &&
-      gst_cuda_imgproc_is_device_frame (inbuf, priv->device.context);
-  dst_on_device = on_cuda && priv->out_cuda &&
-      gst_cuda_imgproc_is_device_frame (outbuf, priv->device.context);
-
-  /* A device frame read on the host must be complete first. */
-  if (on_cuda && priv->in_cuda && !src_on_device &&
-      gst_cuda_imgproc_buffer_ready_event (inbuf)) {
+   * copy, like system memory; a device frame read there must be complete
+   * first. */
+  src_on_device = path->on_cuda && path->in_cuda &&
+      gst_cuda_imgproc_is_device_frame (inbuf, path->device.context);
+  dst_on_device = path->on_cuda && path->out_cuda &&
+      gst_cuda_imgproc_is_device_frame (outbuf, path->device.context);
+  ready = gst_cuda_imgproc_buffer_ready_event (inbuf);
+  if (path->on_cuda && path->in_cuda && !src_on_device && ready) {
     status = CIP_ERROR_CUDA;
-    if (gst_cuda_context_push (priv->device.context)) {
-      status = cip_event_synchronize (gst_cuda_imgproc_buffer_ready_event
-          (inbuf), priv->device.stream);
+    if (gst_cuda_context_push (path->device.context)) {
+      status = cip_event_synchronize (ready, stream);
       gst_cuda_context_pop (NULL);
     }
     if (status != CIP_OK)
       goto wait_failed;
   }
 
-  if (!gst_cuda_imgproc_frame_map_checked (&in_frame, &priv->in_info, inbuf,
-          GST_MAP_READ | (src_on_device ? GST_MAP_CUDA : 0)))
-    goto invalid_input;
+  if (!gst_cuda_imgproc_frame_map_checked (&in_frame, &path->in_info, inbuf,
+          GST_MAP_READ | (src_on_device ? GST_MAP_CUDA : 0), &why))
+    return refuse_buffer (filter, &path->in_info, inbuf, "Input", why);
   /* a downstream pool's video meta is taken no more on trust than the
    * input's */
-  if (!gst_cuda_imgproc_frame_map_checked (&out_frame, &priv->out_info,
-          outbuf, GST_MAP_WRITE | (dst_on_device ? GST_MAP_CUDA : 0)))
-    goto invalid_output;
-  have_intensity = klass->reads_intensity &&
-      gst_cuda_imgproc_intensity_map (&priv->intensity, GST_ELEMENT (filter),
-      inbuf, &priv->in_info, on_cuda ? &priv->device : NULL);
-
-  if (!on_cuda) {
-    CipImage src = gst_cuda_imgproc_plane_image (&in_frame, 0,
-        priv->src_format);
-    CipImage dst = gst_cuda_imgproc_plane_image (&out_frame, 0,
-        priv->dst_format);
-
-    readback = klass->report ?
-        gst_cuda_imgproc_reports_next_slot (&priv->reports, filter, NULL) :
-        frame_readback (filter);
-
-    priv->intensity_for_process = have_intensity ?
-        &priv->intensity.image : NULL;
-    status = klass->process (filter, &src, &dst, readback, NULL);
-    priv->intensity_for_process = NULL;
-    if (status == CIP_OK && klass->report) {
-      gst_cuda_imgproc_reports_commit (&priv->reports, outbuf,
-          &GST_BASE_TRANSFORM (filter)->segment, NULL);
-      gst_cuda_imgproc_reports_deliver (&priv->reports, filter, FALSE, NULL);
-    }
-
-  } else if (gst_cuda_context_push (priv->device.context)) {
-    status = process_on_device (filter, inbuf, &in_frame, src_on_device,
-        outbuf, &out_frame, dst_on_device, &readback);
-    gst_cuda_context_pop (NULL);
-  } else {
-    gst_cuda_imgproc_intensity_unmap (&priv->intensity);
-    goto push_failed;
+  if (!gst_cuda_imgproc_frame_map_checked (&out_frame, &path->out_info,
+          outbuf, GST_MAP_WRITE | (dst_on_device ? GST_MAP_CUDA : 0), &why)) {
+    gst_video_frame_unmap (&in_frame);
+    return refuse_buffer (filter, &path->out_info, outbuf, "Output", why);
   }
+  if (klass->reads_intensity)
+    gst_cuda_imgproc_intensity_map (&path->intensity, GST_ELEMENT (filter),
+        inbuf, &path->in_info, path->on_cuda ? &path->device : NULL);
+
+  entry->frame.pts = GST_BUFFER_PTS (outbuf);
+  entry->frame.duration = GST_BUFFER_DURATION (outbuf);
+  gst_segment_copy_into (&GST_BASE_TRANSFORM (filter)->segment,
+      &entry->frame.segment);
+  if (!path->on_cuda)
+    status = compute_on_host (path, filter, entry, &in_frame, &out_frame);
+  else if (gst_cuda_context_push (path->device.context)) {
+    status = compute_on_device (path, filter, entry, &in_frame,
+        src_on_device, &out_frame, dst_on_device);
+    gst_cuda_context_pop (NULL);
+  } else
+    status = CIP_ERROR_CUDA;
+  entry->frame.src = entry->frame.dst = NULL;
+  entry->frame.intensity = NULL;
   /* A device pointer outlives its map: kernels still reading the gray
-   * frame keep it through the held input, whose meta holds it. */
-  gst_cuda_imgproc_intensity_unmap (&priv->intensity);
-  if (status != CIP_OK)
-    goto process_failed;
-
-
-  if (!on_cuda || !chroma_on_device (priv, src_on_device, dst_on_device))
+   * frame keep it through the input, whose meta holds it. */
+  gst_cuda_imgproc_intensity_unmap (&path->intensity);
+  if (status == CIP_OK && !chroma_on_device (path, src_on_device,
+          dst_on_device))
     gst_cuda_imgproc_frame_finish_chroma (&in_frame, &out_frame,
-        priv->neutral_chroma, NULL);
-
+        path->neutral_chroma, NULL);
   gst_video_frame_unmap (&out_frame);
   gst_video_frame_unmap (&in_frame);
+  if (status != CIP_OK)
+    goto process_failed;
 
   /* A mask carries the gray frame it was made from, unless its input
    * already carried one (a mask of a mask): that one is passed on. */
   if (klass->attaches_intensity &&
       !gst_buffer_get_cuda_imgproc_intensity_meta (outbuf))
-    gst_buffer_add_cuda_imgproc_intensity_meta (outbuf, inbuf, &priv->in_info);
+    gst_buffer_add_cuda_imgproc_intensity_meta (outbuf, inbuf, &path->in_info);
 
-  priv->frames++;
-  if (!priv->holding)
-    status = call_frame_done (filter, outbuf, readback);
-  if (status != CIP_OK)
-    goto process_failed_unmapped;
+  path->frames++;
+  entry->input = gst_buffer_ref (inbuf);
+  entry->output = outbuf;
+  gst_cuda_imgproc_queue_append (&path->queue);
   return GST_FLOW_OK;
 
 wait_failed:
   GST_ELEMENT_ERROR (filter, LIBRARY, FAILED,
       ("Waiting for the input frame's CUDA work failed."),
-      ("%s: %s", cip_status_name (status),
-            cip_stream_error (priv->device.stream)));
+      ("%s: %s", cip_status_name (status), cip_stream_error (stream)));
   return GST_FLOW_ERROR;
-invalid_input:
-  GST_ELEMENT_ERROR (filter, STREAM, FORMAT,
-      ("Input buffer does not hold a %dx%d %s frame.",
-          GST_VIDEO_INFO_WIDTH (&priv->in_info),
-          GST_VIDEO_INFO_HEIGHT (&priv->in_info),
-          GST_VIDEO_INFO_NAME (&priv->in_info)),
-      ("buffer of %" G_GSIZE_FORMAT " bytes, caps need %" G_GSIZE_FORMAT
-          " (or its video meta does not fit)", gst_buffer_get_size (inbuf),
-          GST_VIDEO_INFO_SIZE (&priv->in_info)));
+process_failed:
+  if (path->on_cuda)
+    GST_ELEMENT_ERROR (filter, LIBRARY, FAILED,
+        ("CUDA processing of the frame failed."),
+        ("%s: %s", cip_status_name (status), cip_stream_error (stream)));
+  else
+    GST_ELEMENT_ERROR (filter, LIBRARY, FAILED,
+        ("Could not process the frame."), ("%s", cip_status_name (status)));
   return GST_FLOW_ERROR;
-invalid_output:
-  gst_video_frame_unmap (&in_frame);
-  GST_ELEMENT_ERROR (filter, STREAM, FORMAT,
-      ("Output buffer does not hold a %dx%d %s frame.",
-          GST_VIDEO_INFO_WIDTH (&priv->out_info),
-          GST_VIDEO_INFO_HEIGHT (&priv->out_info),
-          GST_VIDEO_INFO_NAME (&priv->out_info)),
-      ("buffer of %" G_GSIZE_FORMAT " bytes, caps need %" G_GSIZE_FORMAT
-          " (or its video meta does not fit)", gst_buffer_get_size (outbuf),
-          GST_VIDEO_INFO_SIZE (&priv->out_info)));
-  return GST_FLOW_ERROR;
+}
+
+/* A passthrough input joins the queue as it is, checked as any other:
+ * nothing leaves that the caps do not describe. */
+static GstFlowReturn
+pass (GstCudaImgprocFramePath * path, GstCudaImgprocFilter * filter,
+    GstBuffer * inbuf)
+{
+  GstCudaImgprocQueued *entry = gst_cuda_imgproc_queue_nth (&path->queue,
+      path->queue.count);
+  const gchar *why = NULL;
+
+  if (!gst_cuda_imgproc_frame_check (&path->in_info, inbuf, &why)) {
+    GstFlowReturn ret = refuse_buffer (filter, &path->in_info, inbuf,
+        "Input", why);
+
+    gst_buffer_unref (inbuf);
+    return ret;
+  }
+  entry->output = inbuf;
+  entry->waits = FALSE;
+  gst_cuda_imgproc_queue_append (&path->queue);
+  return GST_FLOW_OK;
+}
+
+/* A passthrough entry (no input of its own) has no work. */
+static gboolean
+work_done (GstCudaImgprocQueued * entry)
+{
+  return entry->input == NULL || entry->done == NULL ||
+      cip_event_done (entry->done);
+}
+
+static CipStatus
+frame_done (GstCudaImgprocFilter * filter, GstCudaImgprocQueued * entry,
+    GstBuffer * outbuf)
+{
+  GstCudaImgprocFilterClass *klass = CLASS (filter);
+
+  if (klass->frame_done == NULL || entry->input == NULL)
+    return CIP_OK;
+  return klass->frame_done (filter, &entry->frame, outbuf);
+}
+
+/* The oldest entries whose output has left, once their work has run (with
+ * @wait, waiting for it): frame_done, and their input goes back
+ * upstream.  With the context current. */
+static CipStatus
+retire_left (GstCudaImgprocFramePath * path, GstCudaImgprocFilter * filter,
+    gboolean wait)
+{
+  CipStatus status = CIP_OK;
+
+  while (path->queue.count > 0 && status == CIP_OK) {
+    GstCudaImgprocQueued *oldest = gst_cuda_imgproc_queue_nth (&path->queue,
+        0);
+
+    if (oldest->output)
+      break;
+    if (!work_done (oldest)) {
+      if (!wait)
+        break;
+      status = cip_event_synchronize (oldest->done, path->device.stream);
+      if (status != CIP_OK)
+        break;
+    }
+    status = frame_done (filter, oldest, NULL);
+    gst_cuda_imgproc_queue_pop (&path->queue);
+  }
+  return status;
+}
+
+/* The entry whose output leaves next, if it may leave now. */
+static GstCudaImgprocQueued *
+next_leaving (GstCudaImgprocFramePath * path, gboolean drain)
+{
+  guint i;
+
+  for (i = 0; i < path->queue.count; i++) {
+    GstCudaImgprocQueued *entry = gst_cuda_imgproc_queue_nth (&path->queue,
+        i);
+
+    if (entry->output == NULL)
+      continue;
+    if (entry->waits && entry->may_hold && !drain &&
+        i + 1 == path->queue.count)
+      return NULL;
+    return entry;
+  }
+  return NULL;
+}
+
+GstFlowReturn
+gst_cuda_imgproc_frame_path_next_output (GstCudaImgprocFramePath * path,
+    GstCudaImgprocFilter * filter, gboolean drain, GstBuffer ** outbuf)
+{
+  GstCudaImgprocQueued *entry;
+  GstBuffer *output = NULL;
+  CipStatus status;
+
+  *outbuf = NULL;
+  if (path->queue.count == 0)
+    return GST_FLOW_OK;
+  if (path->on_cuda && !gst_cuda_context_push (path->device.context))
+    goto push_failed;
+
+  status = retire_left (path, filter, FALSE);
+  entry = status == CIP_OK ? next_leaving (path, drain) : NULL;
+  if (entry && !entry->waits) {
+    /* complete on the GPU before its reader starts; frame_done once its
+     * work has run */
+    output = g_steal_pointer (&entry->output);
+  } else if (entry) {
+    /* its work, and that of every frame before it, has run: theirs are
+     * done first, then its own, then it leaves */
+    if (entry->done)
+      status = cip_event_synchronize (entry->done, path->device.stream);
+    if (status == CIP_OK)
+      status = retire_left (path, filter, TRUE);
+    output = g_steal_pointer (&entry->output);
+    if (status == CIP_OK)
+      status = frame_done (filter, entry, output);
+    gst_cuda_imgproc_queue_pop (&path->queue);
+    if (status != CIP_OK)
+      gst_clear_buffer (&output);
+  }
+
+  if (path->on_cuda)
+    gst_cuda_context_pop (NULL);
+  if (status != CIP_OK)
+    goto failed;
+  *outbuf = output;
+  return GST_FLOW_OK;
+
 push_failed:
-  gst_video_frame_unmap (&out_frame);
-  gst_video_frame_unmap (&in_frame);
   GST_ELEMENT_ERROR (filter, RESOURCE, FAILED,
       ("Could not make the CUDA context current."), (NULL));
   return GST_FLOW_ERROR;
-process_failed:
-  gst_video_frame_unmap (&out_frame);
-  gst_video_frame_unmap (&in_frame);
-process_failed_unmapped:
-  if (priv->active_backend == GST_CUDA_IMGPROC_BACKEND_CPU)
-    GST_ELEMENT_ERROR (filter, LIBRARY, FAILED,
-        ("Could not process the frame."), ("%s", cip_status_name (status)));
-  else
+failed:
+  if (path->on_cuda)
     GST_ELEMENT_ERROR (filter, LIBRARY, FAILED,
         ("CUDA processing of the frame failed."),
         ("%s: %s", cip_status_name (status),
-            cip_stream_error (priv->device.stream)));
+            cip_stream_error (path->device.stream)));
+  else
+    GST_ELEMENT_ERROR (filter, LIBRARY, FAILED,
+        ("Could not process the frame."), ("%s", cip_status_name (status)));
   return GST_FLOW_ERROR;
 }
 
-/* The oldest held frame, once its work has run: its reports and
- * frame_done, then it is complete.  A failure drops it. */
+/* A full queue's oldest frame leaves first: its output, if still here,
+ * goes out now (the input waits for GstBaseTransform's next call), else
+ * its work is waited for. */
 static GstFlowReturn
-complete_held (GstCudaImgprocFilter * filter, GstBuffer ** outbuf)
+make_room (GstCudaImgprocFramePath * path, GstCudaImgprocFilter * filter,
+    GstBuffer ** outbuf)
 {
-  GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter);
-  GstCudaImgprocFilterPrivate *priv =
-      gst_cuda_imgproc_filter_get_private (filter);
-  GstCudaImgprocHeldFrame *held = &priv->held[0];
-  GstBuffer *output = g_steal_pointer (&held->output);
+  GstCudaImgprocQueued *oldest = gst_cuda_imgproc_queue_nth (&path->queue,
+      0);
   CipStatus status = CIP_ERROR_CUDA;
 
-  /* its report goes with it, and those before it; not those of the
-   * frames held behind it, which may yet be dropped */
-  if (klass->report)
-    gst_cuda_imgproc_reports_release_held (&priv->reports);
-  /* one context push for the wait, the reports and frame_done */
-  if (gst_cuda_context_push (priv->device.context)) {
-    status = cip_event_synchronize (held->done, priv->device.stream);
-    if (status == CIP_OK && klass->report)
-      status = gst_cuda_imgproc_reports_deliver (&priv->reports, filter,
-          FALSE, priv->device.stream);
-    if (status == CIP_OK && klass->frame_done)
-      status = klass->frame_done (filter, output, held->readback,
-          priv->device.stream);
+  if (oldest->output)
+    return gst_cuda_imgproc_frame_path_next_output (path, filter, TRUE,
+        outbuf);
+  if (!path->on_cuda) {
+    status = retire_left (path, filter, TRUE);
+  } else if (gst_cuda_context_push (path->device.context)) {
+    status = retire_left (path, filter, TRUE);
     gst_cuda_context_pop (NULL);
   }
-  release_held (held);
-  shift_held (priv);
-  if (status != CIP_OK) {
-    gst_buffer_unref (output);
-    GST_ELEMENT_ERROR (filter, LIBRARY, FAILED,
-        ("CUDA processing of the frame failed."),
-        ("%s: %s", cip_status_name (status),
-            cip_stream_error (priv->device.stream)));
-    return GST_FLOW_ERROR;
-  }
-  *outbuf = output;
-  return GST_FLOW_OK;
+  if (status == CIP_OK)
+    return GST_FLOW_OK;
+  GST_ELEMENT_ERROR (filter, LIBRARY, FAILED,
+      ("CUDA processing of the frame failed."),
+      ("%s: %s", cip_status_name (status),
+          cip_stream_error (path->device.stream)));
+  return GST_FLOW_ERROR;
 }
 
 GstFlowReturn
-gst_cuda_imgproc_frame_path_push_held (GstCudaImgprocFilter * filter)
-{
-  GstCudaImgprocFilterPrivate *priv =
-      gst_cuda_imgproc_filter_get_private (filter);
-  GstFlowReturn ret = GST_FLOW_OK;
-  GstBuffer *outbuf;
-
-  while (priv->n_held > 0 && ret == GST_FLOW_OK) {
-    ret = complete_held (filter, &outbuf);
-    if (ret == GST_FLOW_OK)
-      ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (filter), outbuf);
-  }
-  if (ret != GST_FLOW_OK)
-    discard_held (filter);
-  return ret;
-}
-
-GstFlowReturn
-gst_cuda_imgproc_frame_path_submit (GstCudaImgprocFilter * filter,
-    gboolean is_discont)
-{
-  GstCudaImgprocFilterPrivate *priv =
-      gst_cuda_imgproc_filter_get_private (filter);
-
-  priv->after_discont = is_discont;
-  return is_discont ? gst_cuda_imgproc_frame_path_push_held (filter) :
-      GST_FLOW_OK;
-}
-
-GstFlowReturn
-gst_cuda_imgproc_frame_path_generate (GstCudaImgprocFilter * filter,
-    GstCudaImgprocGenerateFunc compute, GstBuffer ** outbuf)
+gst_cuda_imgproc_frame_path_generate (GstCudaImgprocFramePath * path,
+    GstCudaImgprocFilter * filter, GstBuffer ** outbuf)
 {
   GstBaseTransform *trans = GST_BASE_TRANSFORM (filter);
-  GstCudaImgprocFilterPrivate *priv =
-      gst_cuda_imgproc_filter_get_private (filter);
-  GstBuffer *previous = NULL, *fresh = NULL;
+  GstBuffer *inbuf = trans->queued_buf, *output = NULL;
   GstFlowReturn ret;
 
   *outbuf = NULL;
-  /* GstBaseTransform asks again after each output: the frame computed
-   * behind the held one, or how computing it went */
-  if (trans->queued_buf == NULL) {
-    *outbuf = g_steal_pointer (&priv->next_output);
-    ret = priv->next_flow;
-    priv->next_flow = GST_FLOW_OK;
-    return ret;
+  if (inbuf && gst_cuda_imgproc_queue_is_full (&path->queue)) {
+    ret = make_room (path, filter, outbuf);
+    if (ret != GST_FLOW_OK || *outbuf)
+      return ret;
   }
-  /* left by a push that failed */
-  gst_clear_buffer (&priv->next_output);
-  priv->next_flow = GST_FLOW_OK;
-
-  /* this frame's work is queued first: the GPU runs it while the host
-   * finishes the held one */
-  priv->holding = FALSE;
-  ret = compute (trans, &fresh);
-  if (ret == GST_FLOW_OK && fresh && priv->holding) {
-    priv->held[priv->n_held++].output = g_steal_pointer (&fresh);
-  } else if (priv->holding) {
-    if (GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter)->report)
-      gst_cuda_imgproc_reports_drop_held (&priv->reports);
-    release_held (&priv->held[priv->n_held]);
-  }
-  priv->holding = FALSE;
-
-  /* downstream is flushing: the held frames, and their reports, go with
-   * the flush */
-  if (ret == GST_FLOW_FLUSHING) {
-    gst_clear_buffer (&fresh);
-    return ret;
-  }
-  if (priv->n_held == GST_CUDA_IMGPROC_MAX_HELD ||
-      (priv->n_held > 0 && (fresh || ret != GST_FLOW_OK))) {
-    GstFlowReturn done = complete_held (filter, &previous);
-
-    if (done != GST_FLOW_OK) {
-      gst_clear_buffer (&fresh);
-      return done;
+  if (inbuf) {
+    trans->queued_buf = NULL;
+    ret = GST_BASE_TRANSFORM_GET_CLASS (trans)->prepare_output_buffer (trans,
+        inbuf, &output);
+    if (ret != GST_FLOW_OK || output == NULL) {
+      gst_buffer_unref (inbuf);
+      return ret;
     }
+    if (gst_base_transform_is_passthrough (trans)) {
+      ret = pass (path, filter, output);
+    } else {
+      ret = compute (path, filter, inbuf, output);
+      gst_buffer_unref (inbuf);
+      if (ret != GST_FLOW_OK)
+        gst_buffer_unref (output);
+    }
+    if (ret != GST_FLOW_OK)
+      return ret;
   }
+  return gst_cuda_imgproc_frame_path_next_output (path, filter, FALSE, outbuf);
+}
 
-  if (previous == NULL) {
-    *outbuf = fresh;
-    return ret;
+GstFlowReturn
+gst_cuda_imgproc_frame_path_push_all (GstCudaImgprocFramePath * path,
+    GstCudaImgprocFilter * filter, gboolean finish)
+{
+  GstFlowReturn ret;
+  GstBuffer *outbuf;
+
+  do {
+    ret = gst_cuda_imgproc_frame_path_next_output (path, filter, TRUE,
+        &outbuf);
+    if (outbuf)
+      ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (filter), outbuf);
+  } while (ret == GST_FLOW_OK && outbuf);
+
+  /* downstream is flushing or gone: what is left goes with the flush */
+  if (ret != GST_FLOW_OK)
+    gst_cuda_imgproc_frame_path_flush (path, filter);
+  else if (finish && path->queue.count > 0 && path->on_cuda &&
+      gst_cuda_context_push (path->device.context)) {
+    retire_left (path, filter, TRUE);
+    gst_cuda_context_pop (NULL);
   }
-  *outbuf = previous;
-  priv->next_output = fresh;
-  priv->next_flow = ret;
-  return GST_FLOW_OK;
+  return ret;
+}
+
+void
+gst_cuda_imgproc_frame_path_flush (GstCudaImgprocFramePath * path,
+    GstCudaImgprocFilter * filter)
+{
+  gboolean pushed = FALSE;
+
+  if (path->queue.count == 0)
+    return;
+  if (path->on_cuda) {
+    pushed = gst_cuda_context_push (path->device.context);
+    if (pushed)
+      cip_stream_synchronize (path->device.stream);
+  }
+  while (path->queue.count > 0) {
+    GstCudaImgprocQueued *oldest = gst_cuda_imgproc_queue_nth (&path->queue,
+        0);
+
+    /* a frame that is not pushed reports nothing */
+    if (oldest->output == NULL && (pushed || !path->on_cuda))
+      frame_done (filter, oldest, NULL);
+    gst_cuda_imgproc_queue_pop (&path->queue);
+  }
+  if (pushed)
+    gst_cuda_context_pop (NULL);
 }

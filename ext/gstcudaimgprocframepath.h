@@ -8,61 +8,103 @@
  */
 
 /* The base class's frame path: what a frame needs from start() to stop()
- * (the device, the in-flight ring, the readback area), the device images
- * of the negotiated geometry, and one frame through them: map, upload,
- * the subclass's process(), download, chroma, hand-over.  Every function
- * posts its error before it fails. */
+ * (the backend, the device, the queue of frames in flight), the device
+ * images of the negotiated geometry, and every frame through them: map,
+ * upload, the subclass's process(), download, chroma, and the one way
+ * out, gst_cuda_imgproc_frame_path_next_output ().  Every function posts
+ * its error before it fails. */
 
 #ifndef __GST_CUDA_IMGPROC_FRAME_PATH_H__
 #define __GST_CUDA_IMGPROC_FRAME_PATH_H__
 
 #include "gstcudaimgprocfilter.h"
 #include "gstcudaimgproccaps.h"
+#include "gstcudaimgprocdevice.h"
+#include "gstcudaimgprocintensity.h"
+#include "gstcudaimgprocqueue.h"
 
 G_BEGIN_DECLS
 
-/* On the element's active backend; the cpu backend needs only the
- * readback area. */
-gboolean gst_cuda_imgproc_frame_path_start (GstCudaImgprocFilter * filter,
-    gint device_id);
-void gst_cuda_imgproc_frame_path_stop (GstCudaImgprocFilter * filter);
+typedef struct
+{
+  /* From start() to stop(); only the streaming thread touches these. */
+  gboolean on_cuda;
+  const CipOps *ops;
+  GstCudaImgprocDevice device;
+  GstCudaImgprocQueue queue;
+  /* downstream waits for our ready events (from the allocation query) */
+  gboolean downstream_waits;
+  /* behind a source that is not live, a frame that leaves complete may
+   * wait in the queue until the next frame's work is queued (per caps) */
+  gboolean hold_frames;
+  /* the frame being submitted follows a discontinuity: not held, so that
+   * GstBaseTransform, which marks the next output it pushes DISCONT,
+   * pushes this one and is done with the mark */
+  gboolean after_discont;
+
+  /* Counters, read by the stats property. */
+  guint64 frames;
+  guint64 uploads;              /* frames copied host to device */
+  guint64 downloads;            /* frames copied device to host */
+
+  /* Per caps. */
+  GstVideoInfo in_info;
+  GstVideoInfo out_info;
+  gboolean in_cuda;             /* caps say memory:CUDAMemory */
+  gboolean out_cuda;
+  gboolean neutral_chroma;      /* a gray output as YUV: chroma set to 128 */
+  CipFormat src_format;
+  CipFormat dst_format;
+  /* where system-memory frames are uploaded to and downloaded from */
+  CipImage upload;
+  CipImage download;
+
+  /* Between mapping a frame's intensity meta and its process(). */
+  GstCudaImgprocIntensity intensity;
+} GstCudaImgprocFramePath;
+
+/* On @backend; the cpu backend needs only the queue. */
+gboolean gst_cuda_imgproc_frame_path_start (GstCudaImgprocFramePath * path,
+    GstCudaImgprocFilter * filter, gboolean on_cuda, gint device_id);
+void gst_cuda_imgproc_frame_path_stop (GstCudaImgprocFramePath * path,
+    GstCudaImgprocFilter * filter);
 
 /* Takes the negotiated caps (@formats: the element's, as its class says
  * them now) and prepares the device images for their frames, reallocated
  * only when the frame geometry changed. */
-gboolean gst_cuda_imgproc_frame_path_set_caps (GstCudaImgprocFilter *
-    filter, const GstCudaImgprocFormats * formats, GstCaps * incaps,
+gboolean gst_cuda_imgproc_frame_path_set_caps (GstCudaImgprocFramePath *
+    path, GstCudaImgprocFilter * filter,
+    const GstCudaImgprocFormats * formats, GstCaps * incaps,
     GstCaps * outcaps);
 
-/* Computes @outbuf from @inbuf. */
-GstFlowReturn gst_cuda_imgproc_frame_path_run (GstCudaImgprocFilter * filter,
-    GstBuffer * inbuf, GstBuffer * outbuf);
+/* An input is about to be submitted (@is_discont as GstBaseTransform gives
+ * it): where it follows a discontinuity, or where the output is about to
+ * be renegotiated, the frames in flight leave first. */
+GstFlowReturn gst_cuda_imgproc_frame_path_submit (GstCudaImgprocFramePath *
+    path, GstCudaImgprocFilter * filter, gboolean is_discont);
 
-typedef GstFlowReturn (*GstCudaImgprocGenerateFunc) (GstBaseTransform *
-    trans, GstBuffer ** outbuf);
+/* GstBaseTransform's generate_output: the queued input, if any, is
+ * computed and joins the queue; then the next output that may leave. */
+GstFlowReturn gst_cuda_imgproc_frame_path_generate (GstCudaImgprocFramePath *
+    path, GstCudaImgprocFilter * filter, GstBuffer ** outbuf);
 
-/* GstBaseTransform's generate_output: the queued input computed by
- * @compute (GstBaseTransform's own); where the frame path holds frames,
- * the output pushed is the one before it. */
-GstFlowReturn gst_cuda_imgproc_frame_path_generate (GstCudaImgprocFilter *
-    filter, GstCudaImgprocGenerateFunc compute, GstBuffer ** outbuf);
+/* The one way out: the oldest output that may leave now, in frame order
+ * (%NULL when none may); with @drain, every output may, once its work has
+ * run. */
+GstFlowReturn gst_cuda_imgproc_frame_path_next_output (GstCudaImgprocFramePath
+    * path, GstCudaImgprocFilter * filter, gboolean drain,
+    GstBuffer ** outbuf);
 
-/* Completes and pushes the held output frame, if any: before anything
- * else goes downstream (a serialized event, new caps). */
-GstFlowReturn gst_cuda_imgproc_frame_path_push_held (GstCudaImgprocFilter *
-    filter);
+/* Pushes every output in flight, ahead of what comes next downstream (a
+ * serialized event); with @finish (end of stream, a drain query), waits
+ * until every frame's work has run and its input can go back upstream. */
+GstFlowReturn gst_cuda_imgproc_frame_path_push_all (GstCudaImgprocFramePath *
+    path, GstCudaImgprocFilter * filter, gboolean finish);
 
-/* An input frame is about to be submitted; @is_discont as GstBaseTransform
- * gives it (set from a DISCONT input until it has pushed an output): the
- * held frames, from before the discontinuity, go out first, and the frame
- * is not held. */
-GstFlowReturn gst_cuda_imgproc_frame_path_submit (GstCudaImgprocFilter *
-    filter, gboolean is_discont);
-
-/* Lets go of the held frames (end of stream, flush): input frames still
- * read, and, with @discard_output, the held output frame unpushed. */
-void gst_cuda_imgproc_frame_path_drain (GstCudaImgprocFilter * filter,
-    gboolean discard_output);
+/* Drops the outputs in flight unpushed (a flush, stop) once their work
+ * has run; frames whose output left still get frame_done. */
+void gst_cuda_imgproc_frame_path_flush (GstCudaImgprocFramePath * path,
+    GstCudaImgprocFilter * filter);
 
 G_END_DECLS
 

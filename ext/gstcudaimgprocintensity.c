@@ -76,18 +76,14 @@ gst_cuda_imgproc_intensity_map (GstCudaImgprocIntensity * intensity,
 
 CipStatus
 gst_cuda_imgproc_intensity_to_device (GstCudaImgprocIntensity * intensity,
-    CipStream * stream, const CipImage ** image)
+    CipImage * copy, CipStream * stream, const CipImage ** image)
 {
-  CipImage *copy = &intensity->device_copy;
-  CipImage other = intensity->held_copy;
   CipStatus status = CIP_OK;
 
   if (intensity->on_device) {
     *image = &intensity->image;
     return CIP_OK;
   }
-  intensity->held_copy = intensity->device_copy;
-  intensity->device_copy = other;
   if (copy->data && (copy->width != intensity->image.width ||
           copy->height != intensity->image.height))
     cip_image_free (copy, stream);
@@ -108,12 +104,4 @@ gst_cuda_imgproc_intensity_unmap (GstCudaImgprocIntensity * intensity)
     gst_video_frame_unmap (&intensity->frame);
   intensity->mapped = FALSE;
   memset (&intensity->image, 0, sizeof (intensity->image));
-}
-
-void
-gst_cuda_imgproc_intensity_free (GstCudaImgprocIntensity * intensity,
-    CipStream * stream)
-{
-  cip_image_free (&intensity->device_copy, stream);
-  cip_image_free (&intensity->held_copy, stream);
 }

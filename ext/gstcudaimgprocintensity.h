@@ -10,8 +10,7 @@
 /* The gray frame a mask carries (its GstCudaImgprocIntensityMeta), where
  * an element that reads it (cudalabel's mean intensity) can: in place when
  * it is a device frame of the element's context, else mapped on the host
- * and, on the cuda backend, uploaded into a device image kept for the
- * next frames. */
+ * and, on the cuda backend, uploaded into a device image of the frame's. */
 
 #ifndef __GST_CUDA_IMGPROC_INTENSITY_H__
 #define __GST_CUDA_IMGPROC_INTENSITY_H__
@@ -31,10 +30,6 @@ typedef struct
   gboolean mapped;
   CipImage image;               /* plane 0 of frame */
   gboolean on_device;           /* image is a device frame of our context */
-  /* The upload of image, when it is not on the device; kept.  Uploads
-   * go to the two copies in turn: a held frame's stays until it is done. */
-  CipImage device_copy;
-  CipImage held_copy;
 } GstCudaImgprocIntensity;
 
 /* Maps the gray frame of @inbuf's intensity meta, once its writer is done
@@ -46,13 +41,12 @@ gboolean gst_cuda_imgproc_intensity_map (GstCudaImgprocIntensity * intensity,
     GstElement * element, GstBuffer * inbuf, const GstVideoInfo * info,
     GstCudaImgprocDevice * device);
 /* The mapped frame where kernels on @stream can read it: in place, or
- * uploaded.  With the context current. */
+ * uploaded into @copy (allocated, or reallocated for another size, here;
+ * the frame's own, kept until the frame is done).  With the context
+ * current. */
 CipStatus gst_cuda_imgproc_intensity_to_device (GstCudaImgprocIntensity *
-    intensity, CipStream * stream, const CipImage ** image);
+    intensity, CipImage * copy, CipStream * stream, const CipImage ** image);
 void gst_cuda_imgproc_intensity_unmap (GstCudaImgprocIntensity * intensity);
-/* Frees the upload; with the context current. */
-void gst_cuda_imgproc_intensity_free (GstCudaImgprocIntensity * intensity,
-    CipStream * stream);
 
 G_END_DECLS
 

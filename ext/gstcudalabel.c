@@ -66,7 +66,6 @@
 #include "gstcudaimgprocframe.h"
 #include "gstcudaimgproccompat.h"
 #include "gstcudaimgprocregions.h"
-#include "cip-ref.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_label_debug);
 #define GST_CAT_DEFAULT gst_cuda_label_debug
@@ -137,17 +136,25 @@ enum
 
 static const gchar *const input_formats[] = { "GRAY8", NULL };
 
-static const gchar *const mode_formats[][2] = {
-  [GST_CUDA_LABEL_MODE_COLOR] = {"RGBA", NULL},
-  [GST_CUDA_LABEL_MODE_LABELS] = {"GRAY16_LE", NULL},
-  [GST_CUDA_LABEL_MODE_PASSTHROUGH] = {"GRAY8", NULL},
+/* The output formats of each mode; the source template gives any of
+ * them. */
+static const gchar *const color_formats[] = { "RGBA", NULL };
+static const gchar *const labels_formats[] = { "GRAY16_LE", NULL };
+static const gchar *const passthrough_formats[] = { "GRAY8", NULL };
+
+static const gchar *const *const mode_formats[] = {
+  [GST_CUDA_LABEL_MODE_COLOR] = color_formats,
+  [GST_CUDA_LABEL_MODE_LABELS] = labels_formats,
+  [GST_CUDA_LABEL_MODE_PASSTHROUGH] = passthrough_formats,
+  NULL
 };
 
-/* What a frame was labelled from and into, in its readback area: kept
- * until the frame is done. */
+/* A frame in flight: what it was labelled from, with what settings, and
+ * its region table (page-locked on the cuda backend; grown, and the frame
+ * labelled again, when a frame has more regions than it ever held). */
 typedef struct
 {
-  guint table;
+  GstCudaImgprocRegionTable table;
   CipImage mask;
   CipImage intensity;
   gboolean with_intensity;
@@ -172,11 +179,6 @@ struct _GstCudaLabel
   gboolean analytics_meta;
   guint max_region_metas;
 
-  /* The region tables, page-locked on the cuda backend, used in turn: the
-   * held frames' and the next one's.  A table grows (and its frame's
-   * table is made again) when a frame has more regions than ever. */
-  GstCudaImgprocRegionTable tables[GST_CUDA_IMGPROC_MAX_HELD];
-  guint next_table;
   /* 0 .. n: the ids of the label image's segmentation (1.26+) */
   guint *segmentation_ids;
   gsize n_segmentation_ids;
@@ -237,14 +239,14 @@ static void gst_cuda_label_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec);
 static const gchar *const *gst_cuda_label_get_output_formats
     (GstCudaImgprocFilter * filter);
-static CipStatus gst_cuda_label_process (GstCudaImgprocFilter * filter,
-    const CipImage * src, CipImage * dst, guint8 * readback,
-    CipStream * stream);
 static void gst_cuda_label_finalize (GObject * object);
+static gboolean gst_cuda_label_start (GstBaseTransform * trans);
+static CipStatus gst_cuda_label_process (GstCudaImgprocFilter * filter,
+    GstCudaImgprocFrame * frame);
 static CipStatus gst_cuda_label_frame_done (GstCudaImgprocFilter * filter,
-    GstBuffer * outbuf, const guint8 * readback, CipStream * stream);
-static void gst_cuda_label_release (GstCudaImgprocFilter * filter,
-    CipStream * stream);
+    GstCudaImgprocFrame * frame, GstBuffer * outbuf);
+static void gst_cuda_label_clear_frame_state (GstCudaImgprocFilter * filter,
+    GstCudaImgprocFrame * frame);
 
 static void
 gst_cuda_label_class_init (GstCudaLabelClass * klass)
@@ -430,8 +432,8 @@ gst_cuda_label_class_init (GstCudaLabelClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
 
-  gst_cuda_imgproc_caps_add_pad_templates (element_class, "GRAY8",
-      "{ RGBA, GRAY16_LE, GRAY8 }");
+  gst_cuda_imgproc_caps_add_pad_templates_by_mode (element_class,
+      input_formats, mode_formats);
   gst_element_class_set_static_metadata (element_class,
       "CUDA connected-component labelling", "Filter/Analyzer/Video",
       "Labels the regions of a mask and measures them, on the GPU",
@@ -439,10 +441,15 @@ gst_cuda_label_class_init (GstCudaLabelClass * klass)
 
   filter_class->get_output_formats =
       GST_DEBUG_FUNCPTR (gst_cuda_label_get_output_formats);
+  GST_BASE_TRANSFORM_CLASS (klass)->start =
+      GST_DEBUG_FUNCPTR (gst_cuda_label_start);
+
   filter_class->process = GST_DEBUG_FUNCPTR (gst_cuda_label_process);
   filter_class->frame_done = GST_DEBUG_FUNCPTR (gst_cuda_label_frame_done);
-  filter_class->release = GST_DEBUG_FUNCPTR (gst_cuda_label_release);
-  filter_class->readback_size = sizeof (GstCudaLabelFrame);
+  filter_class->clear_frame_state =
+      GST_DEBUG_FUNCPTR (gst_cuda_label_clear_frame_state);
+  filter_class->frame_state_size = sizeof (GstCudaLabelFrame);
+  filter_class->attaches_results = TRUE;
   filter_class->input_formats = input_formats;
   filter_class->reads_intensity = TRUE;
 
@@ -586,64 +593,60 @@ gst_cuda_label_get_output_formats (GstCudaImgprocFilter * filter)
   return mode_formats[mode];
 }
 
-/* The mask's rows into @dst (passthrough mode). */
-static CipStatus
-copy_mask (const CipImage * src, CipImage * dst, CipStream * stream)
+/* Each run warns anew. */
+static gboolean
+gst_cuda_label_start (GstBaseTransform * trans)
 {
-  int y;
+  GstCudaLabel *self = GST_CUDA_LABEL (trans);
 
-  if (stream)
-    return cip_copy (src, dst, stream);
-  for (y = 0; y < src->height; y++)
-    memcpy ((guint8 *) dst->data + y * dst->stride,
-        (const guint8 *) src->data + y * src->stride, src->width);
-  return CIP_OK;
+  self->warned_saturated = FALSE;
+  self->warned_dropped = FALSE;
+  self->warned_analytics = FALSE;
+  return GST_BASE_TRANSFORM_CLASS (gst_cuda_label_parent_class)->start
+      (trans);
 }
 
 static CipStatus
-gst_cuda_label_process (GstCudaImgprocFilter * filter, const CipImage * src,
-    CipImage * dst, guint8 * readback, CipStream * stream)
+gst_cuda_label_process (GstCudaImgprocFilter * filter,
+    GstCudaImgprocFrame * frame)
 {
   GstCudaLabel *self = GST_CUDA_LABEL (filter);
-  const CipImage *intensity = gst_cuda_imgproc_filter_get_intensity (filter);
-  GstCudaLabelFrame *frame = (GstCudaLabelFrame *) readback;
+  GstCudaLabelFrame *label = frame->state;
   CipImage *label_dst;
   CipStatus status;
 
   GST_OBJECT_LOCK (self);
-  frame->params.connectivity = self->connectivity;
-  frame->params.min_area = self->min_area;
-  frame->params.statistics = self->props.statistics;
-  frame->props = self->props;
-  frame->limits.max_regions = self->max_regions;
+  label->params.connectivity = self->connectivity;
+  label->params.min_area = self->min_area;
+  label->params.statistics = self->props.statistics;
+  label->props = self->props;
+  label->limits.max_regions = self->max_regions;
   /* the regions that get a meta of their own need their statistics */
-  frame->limits.max_region_stats = self->roi_meta || self->analytics_meta ?
+  label->limits.max_region_stats = self->roi_meta || self->analytics_meta ?
       MIN (self->max_region_metas, self->max_regions) : 0;
   GST_OBJECT_UNLOCK (self);
 
   /* The negotiated format decides: GRAY8 is the mask passed through. */
-  label_dst = dst->format == CIP_FORMAT_GRAY8 ? NULL : dst;
+  label_dst = frame->dst->format == CIP_FORMAT_GRAY8 ? NULL : frame->dst;
 
-  frame->table = self->next_table;
-  self->next_table = (self->next_table + 1) % G_N_ELEMENTS (self->tables);
-  frame->mask = *src;
-  frame->with_intensity = intensity != NULL;
-  if (intensity)
-    frame->intensity = *intensity;
+  label->mask = *frame->src;
+  label->with_intensity = frame->intensity != NULL;
+  if (frame->intensity)
+    label->intensity = *frame->intensity;
 
-  status = gst_cuda_imgproc_region_table_label (&self->tables[frame->table],
-      &frame->limits, &frame->props, src, intensity, &frame->params,
-      label_dst, stream);
+  status = gst_cuda_imgproc_region_table_label (&label->table,
+      &label->limits, &label->props, frame->src, frame->intensity,
+      &label->params, label_dst, frame->stream);
   /* On the host the frames are unmapped before frame_done(), and an
    * unmapped memory may be gone (a dmabuf or memfd is unmapped from the
    * process): the table is completed while they are readable.  On the
-   * device the mask outlives the map (the upload or the held input). */
-  if (status == CIP_OK && stream == NULL)
-    status = gst_cuda_imgproc_region_table_complete (&self->tables
-        [frame->table], &frame->limits, &frame->props, src, intensity,
-        &frame->params, NULL);
+   * device the mask outlives the map (the frame's upload or its input). */
+  if (status == CIP_OK && frame->stream == NULL)
+    status = gst_cuda_imgproc_region_table_complete (&label->table,
+        &label->limits, &label->props, frame->src, frame->intensity,
+        &label->params, NULL);
   if (status == CIP_OK && label_dst == NULL)
-    status = copy_mask (src, dst, stream);
+    status = frame->ops->copy (frame->src, frame->dst, frame->stream);
   return status;
 }
 
@@ -668,29 +671,28 @@ add_segmentation (GstCudaLabel * self, GstBuffer * outbuf, guint max_id)
 }
 
 static CipStatus
-gst_cuda_label_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
-    const guint8 * readback, CipStream * stream)
+gst_cuda_label_frame_done (GstCudaImgprocFilter * filter,
+    GstCudaImgprocFrame * frame, GstBuffer * outbuf)
 {
   GstCudaLabel *self = GST_CUDA_LABEL (filter);
-  GstClockTime pts = GST_BUFFER_PTS (outbuf);
+  GstCudaLabelFrame *label = frame->state;
+  const CipRegionTable *table = &label->table.cip;
   guint32 count, n, dropped;
   gboolean post, labels, saturated, roi_meta, analytics_meta, segmentation;
   guint n_metas, n_analytics;
-  const GstCudaLabelFrame *frame = (const GstCudaLabelFrame *) readback;
-  const CipRegionTable *table = &self->tables[frame->table].cip;
   GstStructure *columns, *s;
   CipStatus status;
 
-  status = gst_cuda_imgproc_region_table_complete (&self->tables
-      [frame->table], &frame->limits, &frame->props, &frame->mask,
-      frame->with_intensity ? &frame->intensity : NULL, &frame->params,
-      stream);
+  status = gst_cuda_imgproc_region_table_complete (&label->table,
+      &label->limits, &label->props, &label->mask,
+      label->with_intensity ? &label->intensity : NULL, &label->params,
+      frame->stream);
   if (status != CIP_OK)
     return status;
   count = *table->count;
   /* what the table holds: each frame as it was asked for */
-  n = MIN (count, frame->limits.max_regions);
-  n_metas = MIN (count, frame->limits.max_region_stats);
+  n = MIN (count, label->limits.max_regions);
+  n_metas = MIN (count, label->limits.max_region_stats);
 
   GST_OBJECT_LOCK (self);
   self->n_regions = count;
@@ -706,7 +708,7 @@ gst_cuda_label_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
   dropped = count - n;
 
   GST_LOG_OBJECT (self, "%u regions at %" GST_TIME_FORMAT, count,
-      GST_TIME_ARGS (pts));
+      GST_TIME_ARGS (frame->pts));
 
   if (saturated && !self->warned_saturated)
     GST_ELEMENT_WARNING (self, STREAM, FORMAT,
@@ -738,10 +740,10 @@ gst_cuda_label_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
         segmentation ? 1 : 0);
   if (segmentation)
     add_segmentation (self, outbuf, MIN (count, G_MAXUINT16));
-  columns = gst_cuda_imgproc_region_table_new (&frame->props, table, n);
+  columns = gst_cuda_imgproc_region_table_new (&label->props, table, n);
   if (post) {
-    s = gst_cuda_imgproc_frame_message_new ("cudalabel",
-        &GST_BASE_TRANSFORM (filter)->segment, outbuf);
+    s = gst_cuda_imgproc_frame_message_new_at ("cudalabel", &frame->segment,
+        frame->pts, frame->duration);
     gst_structure_set (s, "n-regions", G_TYPE_UINT, count,
         "n-dropped", G_TYPE_UINT, dropped,
         "regionprops", GST_TYPE_STRUCTURE, columns, NULL);
@@ -753,12 +755,10 @@ gst_cuda_label_frame_done (GstCudaImgprocFilter * filter, GstBuffer * outbuf,
 }
 
 static void
-gst_cuda_label_release (GstCudaImgprocFilter * filter, CipStream * stream)
+gst_cuda_label_clear_frame_state (GstCudaImgprocFilter * filter,
+    GstCudaImgprocFrame * frame)
 {
-  GstCudaLabel *self = GST_CUDA_LABEL (filter);
-  guint i;
+  GstCudaLabelFrame *label = frame->state;
 
-  for (i = 0; i < G_N_ELEMENTS (self->tables); i++)
-    gst_cuda_imgproc_region_table_free (&self->tables[i], stream);
-  self->next_table = 0;
+  gst_cuda_imgproc_region_table_free (&label->table, frame->stream);
 }

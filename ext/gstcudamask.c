@@ -29,7 +29,6 @@
 #endif
 
 #include "gstcudamask.h"
-#include "cip-ref.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_mask_debug);
 #define GST_CAT_DEFAULT gst_cuda_mask_debug
@@ -45,6 +44,10 @@ enum
 #define DEFAULT_THRESHOLD 0
 #define DEFAULT_FOREGROUND 255
 #define DEFAULT_INVERT FALSE
+
+/* The formats of both pads: the output has the input's (and a GRAY8
+ * output may also be the gray frame as NV12 or I420). */
+static const gchar *const formats[] = { "GRAY8", NULL };
 
 struct _GstCudaMask
 {
@@ -67,8 +70,7 @@ static void gst_cuda_mask_set_property (GObject * object, guint prop_id,
 static void gst_cuda_mask_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec);
 static CipStatus gst_cuda_mask_process (GstCudaImgprocFilter * filter,
-    const CipImage * src, CipImage * dst, guint8 * readback,
-    CipStream * stream);
+    GstCudaImgprocFrame * frame);
 
 static void
 gst_cuda_mask_class_init (GstCudaMaskClass * klass)
@@ -124,8 +126,7 @@ gst_cuda_mask_class_init (GstCudaMaskClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE));
 
-  gst_cuda_imgproc_caps_add_pad_templates (element_class, "GRAY8",
-      GST_CUDA_IMGPROC_GRAY_FORMATS);
+  gst_cuda_imgproc_caps_add_pad_templates (element_class, formats, NULL);
   gst_element_class_set_static_metadata (element_class,
       "CUDA binary mask", "Filter/Effect/Video",
       "Marks the pixels of a gray image above a threshold, on the GPU",
@@ -192,8 +193,8 @@ gst_cuda_mask_get_property (GObject * object, guint prop_id, GValue * value,
 }
 
 static CipStatus
-gst_cuda_mask_process (GstCudaImgprocFilter * filter, const CipImage * src,
-    CipImage * dst, guint8 * readback, CipStream * stream)
+gst_cuda_mask_process (GstCudaImgprocFilter * filter,
+    GstCudaImgprocFrame * frame)
 {
   GstCudaMask *self = GST_CUDA_MASK (filter);
   CipMaskParams params;
@@ -204,7 +205,5 @@ gst_cuda_mask_process (GstCudaImgprocFilter * filter, const CipImage * src,
   params.invert = self->invert;
   GST_OBJECT_UNLOCK (self);
 
-  if (stream == NULL)
-    return cip_ref_mask (src, dst, &params, NULL);
-  return cip_mask (src, dst, &params, stream);
+  return frame->ops->mask (frame->src, frame->dst, &params, frame->stream);
 }

@@ -32,7 +32,6 @@
 #endif
 
 #include "gstcudamorph.h"
-#include "cip-ref.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_morph_debug);
 #define GST_CAT_DEFAULT gst_cuda_morph_debug
@@ -48,6 +47,12 @@ enum
 #define DEFAULT_OPERATION GST_CUDA_MORPH_OPERATION_ERODE
 #define DEFAULT_SHAPE GST_CUDA_MORPH_SHAPE_DISK
 #define DEFAULT_RADIUS 1
+
+/* The formats of both pads: the output has the input's (and a GRAY8
+ * output may also be the gray frame as NV12 or I420). */
+static const gchar *const formats[] = {
+  "GRAY8", "RGBA", "BGRA", "RGBx", "BGRx", "ARGB", "ABGR", NULL
+};
 
 struct _GstCudaMorph
 {
@@ -114,8 +119,7 @@ static void gst_cuda_morph_set_property (GObject * object, guint prop_id,
 static void gst_cuda_morph_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec);
 static CipStatus gst_cuda_morph_process (GstCudaImgprocFilter * filter,
-    const CipImage * src, CipImage * dst, guint8 * readback,
-    CipStream * stream);
+    GstCudaImgprocFrame * frame);
 
 static void
 gst_cuda_morph_class_init (GstCudaMorphClass * klass)
@@ -174,9 +178,7 @@ gst_cuda_morph_class_init (GstCudaMorphClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE));
 
-  gst_cuda_imgproc_caps_add_pad_templates (element_class,
-      GST_CUDA_IMGPROC_PACKED_FORMATS,
-      GST_CUDA_IMGPROC_PACKED_OUTPUT_FORMATS);
+  gst_cuda_imgproc_caps_add_pad_templates (element_class, formats, NULL);
   gst_element_class_set_static_metadata (element_class,
       "CUDA morphology", "Filter/Effect/Video",
       "Erodes, dilates, opens or closes gray or four-byte RGB video, "
@@ -245,8 +247,8 @@ gst_cuda_morph_get_property (GObject * object, guint prop_id, GValue * value,
 }
 
 static CipStatus
-gst_cuda_morph_process (GstCudaImgprocFilter * filter, const CipImage * src,
-    CipImage * dst, guint8 * readback, CipStream * stream)
+gst_cuda_morph_process (GstCudaImgprocFilter * filter,
+    GstCudaImgprocFrame * frame)
 {
   GstCudaMorph *self = GST_CUDA_MORPH (filter);
   CipMorphOperation operation;
@@ -259,7 +261,5 @@ gst_cuda_morph_process (GstCudaImgprocFilter * filter, const CipImage * src,
   radius = self->radius;
   GST_OBJECT_UNLOCK (self);
 
-  if (stream == NULL)
-    return cip_ref_morph (src, dst, operation, shape, radius, NULL);
-  return cip_morph (src, dst, operation, shape, radius, stream);
+  return frame->ops->morph (frame->src, frame->dst, operation, shape, radius, frame->stream);
 }

@@ -27,7 +27,7 @@
  * Messages come in frame order.  Reading the threshold back never holds
  * a frame that stays on the GPU: its message is posted once the
  * threshold is on the host, usually while a later frame is processed (at
- * most eight frames behind), and every message is posted before the
+ * most four frames behind), and every message is posted before the
  * end-of-stream goes downstream.
  *
  * ## Example launch line
@@ -44,7 +44,6 @@
 
 #include "gstcudaotsu.h"
 #include "gstcudaimgprocframe.h"
-#include "cip-ref.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_otsu_debug);
 #define GST_CAT_DEFAULT gst_cuda_otsu_debug
@@ -61,6 +60,10 @@ static GParamSpec *threshold_pspec;
 
 #define DEFAULT_INVERT FALSE
 #define DEFAULT_POST_MESSAGES FALSE
+
+/* The formats of both pads: the output has the input's (and a GRAY8
+ * output may also be the gray frame as NV12 or I420). */
+static const gchar *const formats[] = { "GRAY8", NULL };
 
 struct _GstCudaOtsu
 {
@@ -83,10 +86,9 @@ static void gst_cuda_otsu_set_property (GObject * object, guint prop_id,
 static void gst_cuda_otsu_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec);
 static CipStatus gst_cuda_otsu_process (GstCudaImgprocFilter * filter,
-    const CipImage * src, CipImage * dst, guint8 * readback,
-    CipStream * stream);
-static void gst_cuda_otsu_report (GstCudaImgprocFilter * filter,
-    const GstCudaImgprocFrameReport * report);
+    GstCudaImgprocFrame * frame);
+static CipStatus gst_cuda_otsu_frame_done (GstCudaImgprocFilter * filter,
+    GstCudaImgprocFrame * frame, GstBuffer * outbuf);
 
 static void
 gst_cuda_otsu_class_init (GstCudaOtsuClass * klass)
@@ -120,7 +122,7 @@ gst_cuda_otsu_class_init (GstCudaOtsuClass * klass)
    * The Otsu threshold of the last frame whose threshold is known (0
    * before the first).  Where the output stays on the GPU, a frame's
    * threshold is read back without making the frame wait, and becomes
-   * known a frame or a few later (at most eight), or at the end of the
+   * known a frame or a few later (at most four), or at the end of the
    * stream; where the output goes to system memory, before the frame is
    * pushed.
    *
@@ -146,8 +148,7 @@ gst_cuda_otsu_class_init (GstCudaOtsuClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
 
-  gst_cuda_imgproc_caps_add_pad_templates (element_class, "GRAY8",
-      GST_CUDA_IMGPROC_GRAY_FORMATS);
+  gst_cuda_imgproc_caps_add_pad_templates (element_class, formats, NULL);
   gst_element_class_set_static_metadata (element_class,
       "CUDA Otsu binarization", "Filter/Effect/Video",
       "Binarizes each gray frame at its Otsu threshold, on the GPU",
@@ -155,7 +156,7 @@ gst_cuda_otsu_class_init (GstCudaOtsuClass * klass)
 
   filter_class->process = GST_DEBUG_FUNCPTR (gst_cuda_otsu_process);
   filter_class->attaches_intensity = TRUE;
-  filter_class->report = GST_DEBUG_FUNCPTR (gst_cuda_otsu_report);
+  filter_class->frame_done = GST_DEBUG_FUNCPTR (gst_cuda_otsu_frame_done);
   /* The frame's threshold. */
   filter_class->readback_size = 1;
 }
@@ -213,8 +214,8 @@ gst_cuda_otsu_get_property (GObject * object, guint prop_id, GValue * value,
 }
 
 static CipStatus
-gst_cuda_otsu_process (GstCudaImgprocFilter * filter, const CipImage * src,
-    CipImage * dst, guint8 * readback, CipStream * stream)
+gst_cuda_otsu_process (GstCudaImgprocFilter * filter,
+    GstCudaImgprocFrame * frame)
 {
   GstCudaOtsu *self = GST_CUDA_OTSU (filter);
   gboolean invert;
@@ -223,17 +224,18 @@ gst_cuda_otsu_process (GstCudaImgprocFilter * filter, const CipImage * src,
   invert = self->invert;
   GST_OBJECT_UNLOCK (self);
 
-  if (stream == NULL)
-    return cip_ref_otsu (src, dst, invert, readback, NULL);
-  return cip_otsu (src, dst, invert, readback, stream);
+  return frame->ops->otsu (frame->src, frame->dst, invert, frame->readback, frame->stream);
 }
 
-static void
-gst_cuda_otsu_report (GstCudaImgprocFilter * filter,
-    const GstCudaImgprocFrameReport * report)
+/* The threshold, once the frame's work has run: where the output stays
+ * on the GPU the frame has left by then, and the threshold comes a frame
+ * or a few later. */
+static CipStatus
+gst_cuda_otsu_frame_done (GstCudaImgprocFilter * filter,
+    GstCudaImgprocFrame * frame, GstBuffer * outbuf)
 {
   GstCudaOtsu *self = GST_CUDA_OTSU (filter);
-  guint threshold = report->readback[0];
+  guint threshold = frame->readback[0];
   GstStructure *s;
   gboolean post;
 
@@ -243,16 +245,17 @@ gst_cuda_otsu_report (GstCudaImgprocFilter * filter,
   GST_OBJECT_UNLOCK (self);
 
   GST_LOG_OBJECT (self, "threshold %u at %" GST_TIME_FORMAT, threshold,
-      GST_TIME_ARGS (report->pts));
+      GST_TIME_ARGS (frame->pts));
   /* by its spec: no lookup by name for every frame */
   g_object_notify_by_pspec (G_OBJECT (self), threshold_pspec);
 
   if (!post)
-    return;
+    return CIP_OK;
 
-  s = gst_cuda_imgproc_frame_message_new_at ("cudaotsu", &report->segment,
-      report->pts, report->duration);
+  s = gst_cuda_imgproc_frame_message_new_at ("cudaotsu", &frame->segment,
+      frame->pts, frame->duration);
   gst_structure_set (s, "threshold", G_TYPE_UINT, threshold, NULL);
   gst_element_post_message (GST_ELEMENT (self),
       gst_message_new_element (GST_OBJECT (self), s));
+  return CIP_OK;
 }

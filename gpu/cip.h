@@ -382,6 +382,38 @@ void cip_region_property_values (const CipRegion * region,
 void cip_region_property_table (const CipRegion * regions, unsigned n,
     const CipRegionProperty * props, unsigned n_props, double *columns);
 
+/* The operations of one backend, by the signatures above: the kernels
+ * (cip_cuda_ops, asynchronous on a stream) or the reference (cip_ref_ops,
+ * on host images, @stream ignored).  A caller picks a table once and
+ * states each call once. */
+typedef struct
+{
+  CipStatus (*copy) (const CipImage * src, CipImage * dst,
+      CipStream * stream);
+  CipStatus (*fill) (CipImage * image, uint8_t value, CipStream * stream);
+  CipStatus (*host_alloc) (void **ptr, size_t size, CipStream * stream);
+  void (*host_free) (void *ptr, CipStream * stream);
+  CipStatus (*gray) (const CipImage * src, CipImage * dst,
+      CipGrayMethod method, CipStream * stream);
+  CipStatus (*mask) (const CipImage * src, CipImage * dst,
+      const CipMaskParams * params, CipStream * stream);
+  CipStatus (*equalize) (const CipImage * src, CipImage * dst,
+      CipStream * stream);
+  CipStatus (*otsu) (const CipImage * src, CipImage * dst, bool invert,
+      uint8_t * threshold, CipStream * stream);
+  CipStatus (*blur) (const CipImage * src, CipImage * dst, double sigma,
+      CipStream * stream);
+  CipStatus (*morph) (const CipImage * src, CipImage * dst,
+      CipMorphOperation operation, CipMorphShape shape, int radius,
+      CipStream * stream);
+  CipStatus (*label) (const CipImage * mask, const CipImage * intensity,
+      const CipLabelParams * params, CipImage * dst, CipRegionTable * table,
+      CipStream * stream);
+} CipOps;
+
+extern const CipOps cip_cuda_ops;
+extern const CipOps cip_ref_ops;
+
 #ifdef __cplusplus
 }
 #endif

@@ -22,6 +22,11 @@ extern "C" {
 #endif
 
 CipStatus cip_ref_fill (CipImage * image, uint8_t value, CipStream * stream);
+CipStatus cip_ref_copy (const CipImage * src, CipImage * dst,
+    CipStream * stream);
+/* Host memory (calloc), for what the cuda backend keeps page-locked. */
+CipStatus cip_ref_host_alloc (void **ptr, size_t size, CipStream * stream);
+void cip_ref_host_free (void *ptr, CipStream * stream);
 
 CipStatus cip_ref_gray (const CipImage * src, CipImage * dst,
     CipGrayMethod method, CipStream * stream);
