@@ -73,7 +73,12 @@ gst_cuda_imgproc_device_open (GstCudaImgprocDevice * device,
 
   device->host_allocator =
       gst_cuda_imgproc_host_allocator_new (device->context);
+#if CIP_TEST_SWITCHES
+  /* Test-only, compiled in with -Dtest-switches=true alone. */
   device->sync_handover = g_getenv ("CIP_SYNC_HANDOVER") != NULL;
+#else
+  device->sync_handover = FALSE;
+#endif
   if (!device->sync_handover)
     device->shared_stream = gst_cuda_imgproc_stream_new (device->context);
   if (device->shared_stream)

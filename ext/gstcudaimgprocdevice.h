@@ -32,9 +32,9 @@ typedef struct
   /* GStreamer 1.24+: the stream our CUDA-memory frames carry, which
    * @stream runs on; NULL before 1.24. */
   GstCudaStream *shared_stream;
-  /* CIP_SYNC_HANDOVER set: frames are handed over as on 1.22,
-   * synchronized on the host (for the benchmark to measure what the
-   * stream saves). */
+  /* CIP_SYNC_HANDOVER set, in a build with -Dtest-switches=true: frames
+   * are handed over as on 1.22, synchronized on the host (for the
+   * benchmark to measure what the stream saves). */
   gboolean sync_handover;
   CipStream *stream;
   /* Where our stream waits for the stream an input frame carries. */

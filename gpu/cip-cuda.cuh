@@ -72,7 +72,8 @@ CipStatus cip_cuda_scratch (CipStream * stream, CipScratchSlot slot,
 CipStatus cip_cuda_fail (CipStream * stream, const char *call,
     cudaError_t err);
 
-/* Test-only fault injection, for the robustness suite: the environment
+/* Test-only fault injection, for the robustness suite, compiled only in
+ * builds configured with -Dtest-switches=true: the environment
  * variable CIP_FAULT, read once when the library is loaded, lists faults
  * separated by commas.  "alloc:N": the N-th device or page-locked
  * allocation of the process fails with cudaErrorMemoryAllocation; "launch:N":

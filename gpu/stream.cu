@@ -55,10 +55,14 @@ status_from_cuda (cudaError_t err)
   }
 }
 
-/* Test-only fault injection (see CIP_FAULT in cip-cuda.cuh).  Each
+/* Test-only fault injection (see CIP_FAULT in cip-cuda.cuh), compiled in
+ * only in builds configured with -Dtest-switches=true (CIP_TEST_SWITCHES):
+ * without it CIP_FAULT is never read and no fault is ever armed.  Each
  * countdown fires when it reaches zero; unset, it starts at zero and only
  * goes further down. */
 bool cip_fault_armed;
+
+#if CIP_TEST_SWITCHES
 static int64_t fault_countdown[CIP_N_FAULTS];
 static const char *const fault_names[CIP_N_FAULTS] = { "alloc", "launch" };
 
@@ -102,6 +106,14 @@ cip_fault_fire (CipFault fault)
   fprintf (stderr, "CIP_FAULT: injecting a %s failure\n", fault_names[fault]);
   return true;
 }
+#else
+bool
+cip_fault_fire (CipFault fault)
+{
+  (void) fault;
+  return false;
+}
+#endif
 
 /* Before each allocation: the injected failure, reported as a real one. */
 #define CIP_FAULT_TRY_ALLOC(stream, call)                           \

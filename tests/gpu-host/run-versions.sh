@@ -11,7 +11,9 @@
 # pipeline counts, default 1,2,4,8,16).  Usage, from the top of the tree:
 #   tests/gpu-host/run-versions.sh tests|pipelines|bench|all|streams
 # CONFIGS: BUILD-SUFFIX:RUNTIME:[sync] triples (default: Debian's 1.22 in
-# build-gpu, 1.28 in build-128, and 1.28 with CIP_SYNC_HANDOVER=1);
+# build-gpu, 1.28 in build-128, and 1.28 with CIP_SYNC_HANDOVER=1, which
+# only a build configured with -Dtest-switches=true reads: a sync config
+# of any other build is skipped, saying so);
 # the NVDEC rows need .gpuhost/carry/clip-1080p.h264 (a 1080p H.264 byte
 # stream).  Logs go to $OUT.
 set -u
@@ -44,6 +46,15 @@ if [ "$step" = bench ] || [ "$step" = pipelines ] || [ "$step" = all ]; then
       [ -n "$sync" ] && export CIP_SYNC_HANDOVER=1
       v=$(gst-inspect-1.0 --version | sed -n 's/GStreamer //p' | head -1)
       echo "## GStreamer $v ${sync:+(CIP_SYNC_HANDOVER=1)}"
+      # The build's CIP_TEST_SWITCHES (made by meson): without the test
+      # switches its plugin ignores CIP_SYNC_HANDOVER, and these rows
+      # would measure the stream hand-over under the synchronized label.
+      CIP_TEST_SWITCHES=0
+      [ -f $b/tests/gpu-host/build-config.sh ] && . $b/tests/gpu-host/build-config.sh
+      if [ -n "$sync" ] && [ "$CIP_TEST_SWITCHES" != 1 ]; then
+        echo "skipped: $b was configured without -Dtest-switches=true, so its plugin does not read CIP_SYNC_HANDOVER"
+        exit 0
+      fi
       i=0
       for o in nvcodec nvh264dec "cudagray ! cudaequalize ! cudaotsu, CUDA memory" "cudagray, system memory"; do
         i=$((i+1))

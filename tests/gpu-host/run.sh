@@ -9,6 +9,9 @@
 #   tests/gpu-host/run.sh cycles      1000 NULL<->PLAYING cycles per element
 #   tests/gpu-host/run.sh parallel    16 pipelines at once, against the cpu
 #   tests/gpu-host/run.sh faults      injected allocation and launch faults
+#                                     (CIP_FAULT: needs a build configured
+#                                     with -Dtest-switches=true, skipped
+#                                     in any other)
 #   tests/gpu-host/run.sh sanitizer [TOOL...] [-- GROUP...]
 #                                     compute-sanitizer over each case of
 #                                     the kernel tests and a small parallel
@@ -25,6 +28,8 @@
 #                                     end, then prints its tables
 #   tests/gpu-host/run.sh all         cycles, parallel, faults, sanitizer
 #
+# Build: meson setup build-gpu -Dcuda-arch=90 -Dtest-switches=true (the
+# test-only switches: without them, faults is skipped).
 # Environment: BUILD (the build directory, build-gpu by default), RESULTS
 # (where logs and summary.md go: $OUT when set, else $BUILD/gpu-host-results),
 # SANITIZER_BUDGET (seconds one sanitizer call may spend, 540 by default:
@@ -82,7 +87,10 @@ run_step () {
   note ""
   case $rc in
     0) note "$name: passed in $(( $(date +%s) - start )) s" ;;
-    77) note "$name: SKIPPED (no usable CUDA device)"; STATUS=1 ;;
+    # The program's reason: "no usable CUDA device", or a build
+    # configured without -Dtest-switches=true.
+    77) note "$name: SKIPPED ($(grep -h -m 1 ': skipped$' "$log" |
+          sed 's/: skipped$//'))"; STATUS=1 ;;
     *) note "$name: FAILED (exit $rc), see $log and $RESULTS/$name.stderr"
        STATUS=1 ;;
   esac
@@ -255,7 +263,7 @@ sanitizer () {
 step=${1:-all}
 [ $# -gt 0 ] && shift
 if [ ! -x "$BIN/test-gpu-cycles" ]; then
-  echo "no $BIN/test-gpu-cycles: build first (meson setup $BUILD -Dcuda-arch=90)" >&2
+  echo "no $BIN/test-gpu-cycles: build first (meson setup $BUILD -Dcuda-arch=90 -Dtest-switches=true)" >&2
   exit 2
 fi
 
@@ -299,7 +307,7 @@ case $step in
     run_step parallel "$BIN/test-gpu-parallel"
     run_step faults "$BIN/test-gpu-faults"
     sanitizer ;;
-  *) sed -n '5,30p' "$0" >&2; exit 2 ;;
+  *) sed -n '5,39p' "$0" >&2; exit 2 ;;
 esac
 note ""
 note "summary: $SUMMARY"
