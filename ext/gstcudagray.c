@@ -121,8 +121,7 @@ gst_cuda_gray_class_init (GstCudaGrayClass * klass)
       output_formats);
   gst_element_class_set_static_metadata (element_class,
       "CUDA colour to gray", "Filter/Converter/Video",
-      "Converts colour video to GRAY8 on the GPU",
-      "gst-cuda-imgproc authors");
+      "Converts colour video to GRAY8 on the GPU", "gst-cuda-imgproc authors");
 
   /* GRAY8 in, GRAY8 out: nothing to compute. */
   trans_class->passthrough_on_same_caps = TRUE;

@@ -141,8 +141,7 @@ transform_structure (const GstCudaImgprocFormats * element,
       }
       if (formats->len > 1 || !g_str_equal (g_ptr_array_index (formats, 0),
               format))
-        gst_structure_remove_fields (copy, "colorimetry", "chroma-site",
-            NULL);
+        gst_structure_remove_fields (copy, "colorimetry", "chroma-site", NULL);
       *result = gst_caps_merge_structure_full (*result, copy,
           features ? gst_caps_features_copy (features) : NULL);
     }

@@ -155,15 +155,24 @@ gst_cuda_imgproc_have_analytics_segmentation (void)
 
 gboolean
 gst_cuda_imgproc_add_analytics_segmentation (GstBuffer * buffer,
-    const GstVideoInfo * info, guint * ids, gsize n_ids)
+    const GstVideoInfo * info, guint16 max_id)
 {
 #if HAVE_GST_ANALYTICS_SEGMENTATION
+  /* every id a label image can hold, made once; the meta copies those it
+   * takes */
+  static guint ids[G_MAXUINT16 + 1];
+  static gsize ids_made = 0;
   GstAnalyticsRelationMeta *meta;
   GstAnalyticsSegmentationMtd segmentation;
   GstVideoMeta *layout = gst_buffer_get_video_meta (buffer);
   GstBuffer *mask;
   guint i;
 
+  if (g_once_init_enter (&ids_made)) {
+    for (i = 0; i < G_N_ELEMENTS (ids); i++)
+      ids[i] = i;
+    g_once_init_leave (&ids_made, 1);
+  }
   meta = gst_buffer_get_analytics_relation_meta (buffer);
   if (meta == NULL)
     meta = gst_buffer_add_analytics_relation_meta (buffer);
@@ -187,7 +196,7 @@ gst_cuda_imgproc_add_analytics_segmentation (GstBuffer * buffer,
         info->offset, info->stride);
   /* the meta takes the mask */
   if (!gst_analytics_relation_meta_add_segmentation_mtd (meta, mask,
-          GST_SEGMENTATION_TYPE_INSTANCE, n_ids, ids, 0, 0,
+          GST_SEGMENTATION_TYPE_INSTANCE, (gsize) max_id + 1, ids, 0, 0,
           GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
           &segmentation)) {
     gst_buffer_unref (mask);

@@ -71,12 +71,12 @@ gboolean gst_cuda_imgproc_have_analytics_segmentation (void);
 
 /* @buffer, an image of region ids described by @info (GRAY16_LE), as an
  * instance GstAnalyticsSegmentationMtd of itself in its
- * GstAnalyticsRelationMeta, with the @n_ids ids @ids.  The mask is a
+ * GstAnalyticsRelationMeta, with the ids 0 .. @max_id.  The mask is a
  * buffer of its own that shares @buffer's memory, so that the meta does
  * not hold the buffer it is on.  FALSE without the analytics
  * segmentation. */
 gboolean gst_cuda_imgproc_add_analytics_segmentation (GstBuffer * buffer,
-    const GstVideoInfo * info, guint * ids, gsize n_ids);
+    const GstVideoInfo * info, guint16 max_id);
 
 G_END_DECLS
 

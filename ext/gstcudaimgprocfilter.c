@@ -316,7 +316,8 @@ gst_cuda_imgproc_filter_get_property (GObject * object, guint prop_id,
               "downloads", G_TYPE_UINT64, priv->path.downloads,
               "device-allocations", G_TYPE_UINT64,
               priv->path.device.memory.allocations,
-              "device-frees", G_TYPE_UINT64, priv->path.device.memory.frees, NULL));
+              "device-frees", G_TYPE_UINT64, priv->path.device.memory.frees,
+              NULL));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -446,8 +447,7 @@ gst_cuda_imgproc_filter_query (GstBaseTransform * trans,
           priv->path.device.context))
     return TRUE;
   /* upstream wants its frames back: ours go out, theirs are let go */
-  if (GST_QUERY_TYPE (query) == GST_QUERY_DRAIN &&
-      direction == GST_PAD_SINK)
+  if (GST_QUERY_TYPE (query) == GST_QUERY_DRAIN && direction == GST_PAD_SINK)
     gst_cuda_imgproc_frame_path_push_all (&priv->path,
         GST_CUDA_IMGPROC_FILTER (trans), TRUE);
 

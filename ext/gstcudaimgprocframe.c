@@ -65,29 +65,40 @@ gst_cuda_imgproc_cip_format (GstVideoFormat format, CipFormat * cip_format)
  * taken as they are, and each plane is mapped from the one memory its
  * offset falls in, so a short buffer, a wrong stride or a plane across
  * two memories would be read out of bounds. */
+/* The bytes plane @plane of a frame of @info spans with rows @stride
+ * apart, first row's start to last row's end; 0 for a stride shorter
+ * than a row. */
+static gsize
+plane_extent (const GstVideoInfo * info, guint plane, gint stride)
+{
+  gsize row_bytes, rows;
+  guint comp;
+
+  for (comp = 0; comp < GST_VIDEO_INFO_N_COMPONENTS (info); comp++)
+    if (GST_VIDEO_FORMAT_INFO_PLANE (info->finfo, comp) == plane)
+      break;
+  row_bytes = (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, comp) *
+      GST_VIDEO_INFO_COMP_PSTRIDE (info, comp);
+  if (stride < 0 || (gsize) stride < row_bytes)
+    return 0;
+  rows = GST_VIDEO_INFO_COMP_HEIGHT (info, comp);
+  return (gsize) stride *(rows - 1) + row_bytes;
+}
+
 static gboolean
 frame_fits (const GstVideoFrame * frame)
 {
-  const GstVideoFormatInfo *finfo = frame->info.finfo;
-  guint plane, comp;
+  guint plane;
 
   if (frame->meta == NULL)
     return TRUE;
   for (plane = 0; plane < GST_VIDEO_FRAME_N_PLANES (frame); plane++) {
     const GstMapInfo *map = &frame->map[plane];
     const guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (frame, plane);
-    gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, plane);
-    gsize row_bytes, rows, available;
+    gsize extent = plane_extent (&frame->info, plane,
+        GST_VIDEO_FRAME_PLANE_STRIDE (frame, plane));
 
-    for (comp = 0; comp < GST_VIDEO_FRAME_N_COMPONENTS (frame); comp++)
-      if (GST_VIDEO_FORMAT_INFO_PLANE (finfo, comp) == plane)
-        break;
-    row_bytes = (gsize) GST_VIDEO_FRAME_COMP_WIDTH (frame, comp) *
-        GST_VIDEO_FRAME_COMP_PSTRIDE (frame, comp);
-    rows = GST_VIDEO_FRAME_COMP_HEIGHT (frame, comp);
-    available = map->size - (gsize) (data - map->data);
-    if (stride < 0 || (gsize) stride < row_bytes ||
-        (gsize) stride * (rows - 1) + row_bytes > available)
+    if (extent == 0 || extent > map->size - (gsize) (data - map->data))
       return FALSE;
   }
   return TRUE;
@@ -137,9 +148,8 @@ gst_cuda_imgproc_frame_check (const GstVideoInfo * info, GstBuffer * buffer,
     const gchar ** why)
 {
   GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
-  const GstVideoFormatInfo *finfo = info->finfo;
   gsize size = gst_buffer_get_size (buffer);
-  guint plane, comp;
+  guint plane;
 
   if (meta == NULL) {
     *why = WHY_SHORT;
@@ -151,20 +161,10 @@ gst_cuda_imgproc_frame_check (const GstVideoInfo * info, GstBuffer * buffer,
   }
   *why = WHY_MEMORY;
   for (plane = 0; plane < meta->n_planes; plane++) {
-    gint stride = meta->stride[plane];
-    gsize row_bytes, rows, extent, skip;
+    gsize extent = plane_extent (info, plane, meta->stride[plane]), skip;
     guint first, n_memories;
 
-    for (comp = 0; comp < GST_VIDEO_INFO_N_COMPONENTS (info); comp++)
-      if (GST_VIDEO_FORMAT_INFO_PLANE (finfo, comp) == plane)
-        break;
-    row_bytes = (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, comp) *
-        GST_VIDEO_INFO_COMP_PSTRIDE (info, comp);
-    rows = GST_VIDEO_INFO_COMP_HEIGHT (info, comp);
-    if (stride < 0 || (gsize) stride < row_bytes)
-      return FALSE;
-    extent = (gsize) stride * (rows - 1) + row_bytes;
-    if (meta->offset[plane] + extent > size ||
+    if (extent == 0 || meta->offset[plane] + extent > size ||
         !gst_buffer_find_memory (buffer, meta->offset[plane], extent, &first,
             &n_memories, &skip) || n_memories != 1)
       return FALSE;
@@ -174,6 +174,20 @@ gst_cuda_imgproc_frame_check (const GstVideoInfo * info, GstBuffer * buffer,
 
 /* Plane @plane of @frame as an image: the first plane in @format, the
  * others as rows of bytes (they are only ever copied). */
+GstFlowReturn
+gst_cuda_imgproc_frame_refuse (GstElement * element, const GstVideoInfo * info,
+    GstBuffer * buffer, const gchar * what, const gchar * why)
+{
+  GST_ELEMENT_ERROR (element, STREAM, FORMAT,
+      ("%s buffer does not hold a %dx%d %s frame.", what,
+          GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
+          GST_VIDEO_INFO_NAME (info)),
+      ("%s (buffer of %" G_GSIZE_FORMAT " bytes in %u memories, caps need %"
+          G_GSIZE_FORMAT ")", why, gst_buffer_get_size (buffer),
+          gst_buffer_n_memory (buffer), GST_VIDEO_INFO_SIZE (info)));
+  return GST_FLOW_ERROR;
+}
+
 CipImage
 gst_cuda_imgproc_plane_image (GstVideoFrame * frame, guint plane,
     CipFormat format)

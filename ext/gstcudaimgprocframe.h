@@ -36,6 +36,11 @@ gboolean gst_cuda_imgproc_frame_map_checked (GstVideoFrame * frame,
 /* The same checks without mapping (a buffer passed through untouched). */
 gboolean gst_cuda_imgproc_frame_check (const GstVideoInfo * info,
     GstBuffer * buffer, const gchar ** why);
+/* Posts STREAM/FORMAT for @buffer, the @what ("Input", "Output") frame,
+ * which a check refused saying @why; returns GST_FLOW_ERROR. */
+GstFlowReturn gst_cuda_imgproc_frame_refuse (GstElement * element,
+    const GstVideoInfo * info, GstBuffer * buffer, const gchar * what,
+    const gchar * why);
 
 /* Plane @plane of @frame as an image: the first plane in @format, the
  * others as rows of bytes (they are only ever copied or filled). */

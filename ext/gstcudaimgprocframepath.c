@@ -281,8 +281,7 @@ static gboolean
 chroma_on_device (GstCudaImgprocFramePath * path, gboolean src_on_device,
     gboolean dst_on_device)
 {
-  return path->neutral_chroma ? dst_on_device : src_on_device ||
-      dst_on_device;
+  return path->neutral_chroma ? dst_on_device : src_on_device || dst_on_device;
 }
 
 /* The frame of @entry on the element's stream.  Device frames are read and
@@ -302,8 +301,7 @@ compute_on_device (GstCudaImgprocFramePath * path,
       path->src_format);
   CipImage dst = gst_cuda_imgproc_plane_image (out_frame, 0,
       path->dst_format);
-  CipImage *upload = klass->attaches_results ? &entry->upload :
-      &path->upload;
+  CipImage *upload = klass->attaches_results ? &entry->upload : &path->upload;
   gboolean leaves_at_once = dst_on_device && !klass->attaches_results &&
       gst_cuda_imgproc_device_reader_orders (&path->device,
       out_frame->buffer, path->downstream_waits);
@@ -324,8 +322,7 @@ compute_on_device (GstCudaImgprocFramePath * path,
     status = klass->process (filter, &entry->frame);
   if (status == CIP_OK && !dst_on_device)
     status = cip_copy (&path->download, &dst, stream);
-  if (status == CIP_OK && chroma_on_device (path, src_on_device,
-          dst_on_device))
+  if (status == CIP_OK && chroma_on_device (path, src_on_device, dst_on_device))
     status = gst_cuda_imgproc_frame_finish_chroma (in_frame, out_frame,
         path->neutral_chroma, stream);
 
@@ -363,17 +360,19 @@ compute_on_host (GstCudaImgprocFramePath * path,
   return CLASS (filter)->process (filter, &entry->frame);
 }
 
+/* Posts a frame's failure to compute, or to complete. */
 static GstFlowReturn
-refuse_buffer (GstCudaImgprocFilter * filter, const GstVideoInfo * info,
-    GstBuffer * buffer, const gchar * what, const gchar * why)
+processing_failed (GstCudaImgprocFramePath * path,
+    GstCudaImgprocFilter * filter, CipStatus status)
 {
-  GST_ELEMENT_ERROR (filter, STREAM, FORMAT,
-      ("%s buffer does not hold a %dx%d %s frame.", what,
-          GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
-          GST_VIDEO_INFO_NAME (info)),
-      ("%s (buffer of %" G_GSIZE_FORMAT " bytes in %u memories, caps need %"
-          G_GSIZE_FORMAT ")", why, gst_buffer_get_size (buffer),
-          gst_buffer_n_memory (buffer), GST_VIDEO_INFO_SIZE (info)));
+  if (path->on_cuda)
+    GST_ELEMENT_ERROR (filter, LIBRARY, FAILED,
+        ("CUDA processing of the frame failed."),
+        ("%s: %s", cip_status_name (status),
+            cip_stream_error (path->device.stream)));
+  else
+    GST_ELEMENT_ERROR (filter, LIBRARY, FAILED,
+        ("Could not process the frame."), ("%s", cip_status_name (status)));
   return GST_FLOW_ERROR;
 }
 
@@ -413,13 +412,15 @@ compute (GstCudaImgprocFramePath * path, GstCudaImgprocFilter * filter,
 
   if (!gst_cuda_imgproc_frame_map_checked (&in_frame, &path->in_info, inbuf,
           GST_MAP_READ | (src_on_device ? GST_MAP_CUDA : 0), &why))
-    return refuse_buffer (filter, &path->in_info, inbuf, "Input", why);
+    return gst_cuda_imgproc_frame_refuse (GST_ELEMENT (filter), &path->in_info,
+        inbuf, "Input", why);
   /* a downstream pool's video meta is taken no more on trust than the
    * input's */
   if (!gst_cuda_imgproc_frame_map_checked (&out_frame, &path->out_info,
           outbuf, GST_MAP_WRITE | (dst_on_device ? GST_MAP_CUDA : 0), &why)) {
     gst_video_frame_unmap (&in_frame);
-    return refuse_buffer (filter, &path->out_info, outbuf, "Output", why);
+    return gst_cuda_imgproc_frame_refuse (GST_ELEMENT (filter), &path->out_info,
+        outbuf, "Output", why);
   }
   if (klass->reads_intensity)
     gst_cuda_imgproc_intensity_map (&path->intensity, GST_ELEMENT (filter),
@@ -469,14 +470,7 @@ wait_failed:
       ("%s: %s", cip_status_name (status), cip_stream_error (stream)));
   return GST_FLOW_ERROR;
 process_failed:
-  if (path->on_cuda)
-    GST_ELEMENT_ERROR (filter, LIBRARY, FAILED,
-        ("CUDA processing of the frame failed."),
-        ("%s: %s", cip_status_name (status), cip_stream_error (stream)));
-  else
-    GST_ELEMENT_ERROR (filter, LIBRARY, FAILED,
-        ("Could not process the frame."), ("%s", cip_status_name (status)));
-  return GST_FLOW_ERROR;
+  return processing_failed (path, filter, status);
 }
 
 /* A passthrough input joins the queue as it is, checked as any other:
@@ -490,8 +484,8 @@ pass (GstCudaImgprocFramePath * path, GstCudaImgprocFilter * filter,
   const gchar *why = NULL;
 
   if (!gst_cuda_imgproc_frame_check (&path->in_info, inbuf, &why)) {
-    GstFlowReturn ret = refuse_buffer (filter, &path->in_info, inbuf,
-        "Input", why);
+    GstFlowReturn ret = gst_cuda_imgproc_frame_refuse (GST_ELEMENT (filter),
+        &path->in_info, inbuf, "Input", why);
 
     gst_buffer_unref (inbuf);
     return ret;
@@ -561,8 +555,7 @@ next_leaving (GstCudaImgprocFramePath * path, gboolean drain)
 
     if (entry->output == NULL)
       continue;
-    if (entry->waits && entry->may_hold && !drain &&
-        i + 1 == path->queue.count)
+    if (entry->waits && entry->may_hold && !drain && i + 1 == path->queue.count)
       return NULL;
     return entry;
   }
@@ -616,15 +609,7 @@ push_failed:
       ("Could not make the CUDA context current."), (NULL));
   return GST_FLOW_ERROR;
 failed:
-  if (path->on_cuda)
-    GST_ELEMENT_ERROR (filter, LIBRARY, FAILED,
-        ("CUDA processing of the frame failed."),
-        ("%s: %s", cip_status_name (status),
-            cip_stream_error (path->device.stream)));
-  else
-    GST_ELEMENT_ERROR (filter, LIBRARY, FAILED,
-        ("Could not process the frame."), ("%s", cip_status_name (status)));
-  return GST_FLOW_ERROR;
+  return processing_failed (path, filter, status);
 }
 
 /* A full queue's oldest frame leaves first: its output, if still here,
@@ -639,8 +624,7 @@ make_room (GstCudaImgprocFramePath * path, GstCudaImgprocFilter * filter,
   CipStatus status = CIP_ERROR_CUDA;
 
   if (oldest->output)
-    return gst_cuda_imgproc_frame_path_next_output (path, filter, TRUE,
-        outbuf);
+    return gst_cuda_imgproc_frame_path_next_output (path, filter, TRUE, outbuf);
   if (!path->on_cuda) {
     status = retire_left (path, filter, TRUE);
   } else if (gst_cuda_context_push (path->device.context)) {
@@ -649,11 +633,7 @@ make_room (GstCudaImgprocFramePath * path, GstCudaImgprocFilter * filter,
   }
   if (status == CIP_OK)
     return GST_FLOW_OK;
-  GST_ELEMENT_ERROR (filter, LIBRARY, FAILED,
-      ("CUDA processing of the frame failed."),
-      ("%s: %s", cip_status_name (status),
-          cip_stream_error (path->device.stream)));
-  return GST_FLOW_ERROR;
+  return processing_failed (path, filter, status);
 }
 
 GstFlowReturn
@@ -700,8 +680,7 @@ gst_cuda_imgproc_frame_path_push_all (GstCudaImgprocFramePath * path,
   GstBuffer *outbuf;
 
   do {
-    ret = gst_cuda_imgproc_frame_path_next_output (path, filter, TRUE,
-        &outbuf);
+    ret = gst_cuda_imgproc_frame_path_next_output (path, filter, TRUE, &outbuf);
     if (outbuf)
       ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (filter), outbuf);
   } while (ret == GST_FLOW_OK && outbuf);

@@ -179,9 +179,6 @@ struct _GstCudaLabel
   gboolean analytics_meta;
   guint max_region_metas;
 
-  /* 0 .. n: the ids of the label image's segmentation (1.26+) */
-  guint *segmentation_ids;
-  gsize n_segmentation_ids;
   gboolean warned_saturated;
   gboolean warned_dropped;
   gboolean warned_analytics;
@@ -239,7 +236,6 @@ static void gst_cuda_label_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec);
 static const gchar *const *gst_cuda_label_get_output_formats
     (GstCudaImgprocFilter * filter);
-static void gst_cuda_label_finalize (GObject * object);
 static gboolean gst_cuda_label_start (GstBaseTransform * trans);
 static CipStatus gst_cuda_label_process (GstCudaImgprocFilter * filter,
     GstCudaImgprocFrame * frame);
@@ -258,7 +254,6 @@ gst_cuda_label_class_init (GstCudaLabelClass * klass)
 
   gobject_class->set_property = gst_cuda_label_set_property;
   gobject_class->get_property = gst_cuda_label_get_property;
-  gobject_class->finalize = gst_cuda_label_finalize;
 
   /**
    * GstCudaLabel:mode:
@@ -458,14 +453,6 @@ gst_cuda_label_class_init (GstCudaLabelClass * klass)
 }
 
 static void
-gst_cuda_label_finalize (GObject * object)
-{
-  g_free (GST_CUDA_LABEL (object)->segmentation_ids);
-
-  G_OBJECT_CLASS (gst_cuda_label_parent_class)->finalize (object);
-}
-
-static void
 gst_cuda_label_init (GstCudaLabel * self)
 {
   self->mode = DEFAULT_MODE;
@@ -602,8 +589,7 @@ gst_cuda_label_start (GstBaseTransform * trans)
   self->warned_saturated = FALSE;
   self->warned_dropped = FALSE;
   self->warned_analytics = FALSE;
-  return GST_BASE_TRANSFORM_CLASS (gst_cuda_label_parent_class)->start
-      (trans);
+  return GST_BASE_TRANSFORM_CLASS (gst_cuda_label_parent_class)->start (trans);
 }
 
 static CipStatus
@@ -648,26 +634,6 @@ gst_cuda_label_process (GstCudaImgprocFilter * filter,
   if (status == CIP_OK && label_dst == NULL)
     status = frame->ops->copy (frame->src, frame->dst, frame->stream);
   return status;
-}
-
-/* The label image (GRAY16_LE ids 0 .. @max_id) as the frame's
- * segmentation.  The ids array is kept between frames. */
-static void
-add_segmentation (GstCudaLabel * self, GstBuffer * outbuf, guint max_id)
-{
-  gsize n_ids = (gsize) max_id + 1, i;
-
-  if (n_ids > self->n_segmentation_ids) {
-    g_free (self->segmentation_ids);
-    self->segmentation_ids = g_new (guint, n_ids);
-    for (i = 0; i < n_ids; i++)
-      self->segmentation_ids[i] = i;
-    self->n_segmentation_ids = n_ids;
-  }
-  if (!gst_cuda_imgproc_add_analytics_segmentation (outbuf,
-          gst_cuda_imgproc_filter_get_output_info (GST_CUDA_IMGPROC_FILTER
-              (self)), self->segmentation_ids, n_ids))
-    GST_WARNING_OBJECT (self, "could not add the segmentation meta");
 }
 
 static CipStatus
@@ -730,16 +696,17 @@ gst_cuda_label_frame_done (GstCudaImgprocFilter * filter,
   self->warned_analytics = n_analytics < n_metas && analytics_meta;
 
   if (roi_meta)
-    gst_cuda_imgproc_regions_add_roi_metas (outbuf, table->regions,
-        n_metas);
+    gst_cuda_imgproc_regions_add_roi_metas (outbuf, table->regions, n_metas);
   segmentation = analytics_meta && labels &&
       gst_cuda_imgproc_have_analytics_segmentation ();
   if (analytics_meta)
     gst_cuda_imgproc_add_analytics_regions (outbuf,
         GST_CUDA_IMGPROC_REGION_TYPE, table->regions, n_analytics,
         segmentation ? 1 : 0);
-  if (segmentation)
-    add_segmentation (self, outbuf, MIN (count, G_MAXUINT16));
+  if (segmentation && !gst_cuda_imgproc_add_analytics_segmentation (outbuf,
+          gst_cuda_imgproc_filter_get_output_info (filter),
+          MIN (count, G_MAXUINT16)))
+    GST_WARNING_OBJECT (self, "could not add the segmentation meta");
   columns = gst_cuda_imgproc_region_table_new (&label->props, table, n);
   if (post) {
     s = gst_cuda_imgproc_frame_message_new_at ("cudalabel", &frame->segment,

@@ -261,5 +261,6 @@ gst_cuda_morph_process (GstCudaImgprocFilter * filter,
   radius = self->radius;
   GST_OBJECT_UNLOCK (self);
 
-  return frame->ops->morph (frame->src, frame->dst, operation, shape, radius, frame->stream);
+  return frame->ops->morph (frame->src, frame->dst, operation, shape, radius,
+      frame->stream);
 }

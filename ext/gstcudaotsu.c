@@ -224,7 +224,8 @@ gst_cuda_otsu_process (GstCudaImgprocFilter * filter,
   invert = self->invert;
   GST_OBJECT_UNLOCK (self);
 
-  return frame->ops->otsu (frame->src, frame->dst, invert, frame->readback, frame->stream);
+  return frame->ops->otsu (frame->src, frame->dst, invert, frame->readback,
+      frame->stream);
 }
 
 /* The threshold, once the frame's work has run: where the output stays

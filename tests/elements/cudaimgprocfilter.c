@@ -32,6 +32,19 @@ static const ElementCase elements[] = {
   {"cudalabel", GST_VIDEO_FORMAT_GRAY8},
 };
 
+/* Every element, and cudagray on GRAY8 too: the same caps on both pads,
+ * which GstBaseTransform passes through without calling transform. */
+static const ElementCase every_input_path[] = {
+  {"cudagray", GST_VIDEO_FORMAT_RGBA},
+  {"cudagray", GST_VIDEO_FORMAT_GRAY8},
+  {"cudamask", GST_VIDEO_FORMAT_GRAY8},
+  {"cudaequalize", GST_VIDEO_FORMAT_GRAY8},
+  {"cudaotsu", GST_VIDEO_FORMAT_GRAY8},
+  {"cudablur", GST_VIDEO_FORMAT_BGRx},
+  {"cudamorph", GST_VIDEO_FORMAT_GRAY8},
+  {"cudalabel", GST_VIDEO_FORMAT_GRAY8},
+};
+
 /* Pushes one random @width x @height frame of @format into @h (whose caps
  * are set) and checks that @element's output is the reference's, with the
  * chroma planes passed through when the output has the input's format. */
@@ -325,29 +338,38 @@ GST_START_TEST (test_gray_refuses_yuy2)
 
 GST_END_TEST;
 
-/* A buffer too small for its caps is a STREAM/FORMAT error, not a crash. */
+/* A buffer too small for its caps is a STREAM/FORMAT error, not a crash,
+ * for every element: cudagray on GRAY8, in passthrough, pushes nothing
+ * either. */
 GST_START_TEST (test_short_buffer_is_an_error)
 {
-  const ElementCase *c = &elements[__i__];
+  const ElementCase *c = &every_input_path[__i__];
   GstHarness *h = cip_test_harness_new (c->name, NULL);
   GstBus *bus = cip_test_harness_add_bus (h);
 
+  GST_INFO ("%s %s", c->name, gst_video_format_to_string (c->format));
   cip_test_assert_short_buffer_refused (h, bus, c->format);
   cip_test_harness_teardown_with_bus (h, bus);
 }
 
 GST_END_TEST;
 
-/* Video metas that do not fit their buffer: each a STREAM/FORMAT error,
- * nothing pushed, never a read out of bounds. */
+/* Video metas that do not fit their buffer, and metas of another frame
+ * than the caps' one: each a STREAM/FORMAT error, nothing pushed, never a
+ * read out of bounds; for every element, cudagray's GRAY8 passthrough
+ * included. */
 typedef struct
 {
   const gchar *element;
-  GstVideoFormat format;
+  GstVideoFormat format;        /* the caps' */
   gint stride_change;           /* to the first plane's natural stride */
   gsize offset;                 /* of the first plane */
   gsize last_offset_change;     /* to the last plane's natural offset */
   gssize size_change;           /* to the bytes the layout needs */
+  /* The meta's frame, where it is not the caps' (the buffer then holds
+   * the caps' frame too): its format (UNKNOWN: the caps') and width. */
+  GstVideoFormat meta_format;
+  gint meta_width_change;
 } MetaCase;
 
 static const MetaCase bad_meta_cases[] = {
@@ -360,8 +382,32 @@ static const MetaCase bad_meta_cases[] = {
   /* a chroma plane beyond the buffer */
   {"cudaequalize", GST_VIDEO_FORMAT_NV12, 0, 0, 4096, 0},
   {"cudagray", GST_VIDEO_FORMAT_I420, 0, 0, 1, 0},
+  {"cudamorph", GST_VIDEO_FORMAT_GRAY8, 0, 8, 0, -1},
+  {"cudagray", GST_VIDEO_FORMAT_GRAY8, 0, 8, 0, -1},
   /* rows upwards */
   {"cudablur", GST_VIDEO_FORMAT_GRAY8, G_MININT, 0, 0, 0},
+  {"cudagray", GST_VIDEO_FORMAT_GRAY8, G_MININT, 0, 0, 0},
+  /* rows shorter than a row of pixels, in passthrough */
+  {"cudagray", GST_VIDEO_FORMAT_GRAY8, -1, 0, 0, 0},
+  /* a meta of a narrower frame, in a buffer the caps' frame fits */
+  {"cudagray", GST_VIDEO_FORMAT_RGBA, 0, 0, 0, 0, 0, -8},
+  {"cudagray", GST_VIDEO_FORMAT_GRAY8, 0, 0, 0, 0, 0, -8},
+  {"cudamask", GST_VIDEO_FORMAT_GRAY8, 0, 0, 0, 0, 0, -8},
+  {"cudaequalize", GST_VIDEO_FORMAT_GRAY8, 0, 0, 0, 0, 0, -8},
+  {"cudaotsu", GST_VIDEO_FORMAT_GRAY8, 0, 0, 0, 0, 0, -8},
+  {"cudablur", GST_VIDEO_FORMAT_BGRx, 0, 0, 0, 0, 0, -8},
+  {"cudamorph", GST_VIDEO_FORMAT_GRAY8, 0, 0, 0, 0, 0, -8},
+  {"cudalabel", GST_VIDEO_FORMAT_GRAY8, 0, 0, 0, 0, 0, -8},
+  /* a meta of another format, of the caps' size */
+  {"cudagray", GST_VIDEO_FORMAT_RGBA, 0, 0, 0, 0, GST_VIDEO_FORMAT_BGRA, 0},
+  {"cudagray", GST_VIDEO_FORMAT_GRAY8, 0, 0, 0, 0, GST_VIDEO_FORMAT_RGBA, 0},
+  {"cudamask", GST_VIDEO_FORMAT_GRAY8, 0, 0, 0, 0, GST_VIDEO_FORMAT_RGBA, 0},
+  {"cudaequalize", GST_VIDEO_FORMAT_GRAY8, 0, 0, 0, 0, GST_VIDEO_FORMAT_NV12,
+      0},
+  {"cudaotsu", GST_VIDEO_FORMAT_GRAY8, 0, 0, 0, 0, GST_VIDEO_FORMAT_RGBA, 0},
+  {"cudablur", GST_VIDEO_FORMAT_BGRx, 0, 0, 0, 0, GST_VIDEO_FORMAT_RGBx, 0},
+  {"cudamorph", GST_VIDEO_FORMAT_GRAY8, 0, 0, 0, 0, GST_VIDEO_FORMAT_RGBA, 0},
+  {"cudalabel", GST_VIDEO_FORMAT_GRAY8, 0, 0, 0, 0, GST_VIDEO_FORMAT_RGBA, 0},
 };
 
 GST_START_TEST (test_video_meta_that_does_not_fit)
@@ -369,13 +415,21 @@ GST_START_TEST (test_video_meta_that_does_not_fit)
   const MetaCase *c = &bad_meta_cases[__i__];
   GstHarness *h = cip_test_harness_new (c->element, NULL);
   GstBus *bus = cip_test_harness_add_bus (h);
+  GstVideoFormat meta_format = c->meta_format != GST_VIDEO_FORMAT_UNKNOWN ?
+      c->meta_format : c->format;
   gsize offsets[GST_VIDEO_MAX_PLANES];
   gint strides[GST_VIDEO_MAX_PLANES];
   gsize need, plane, last;
-  GstVideoInfo info;
+  GstVideoInfo info, caps_info;
   GstBuffer *in;
 
-  fail_unless (gst_video_info_set_format (&info, c->format, 40, 24));
+  GST_INFO ("%s %s, meta of %s %dx24", c->element,
+      gst_video_format_to_string (c->format),
+      gst_video_format_to_string (meta_format), 40 + c->meta_width_change);
+  fail_unless (gst_video_info_set_format (&caps_info, c->format, 40, 24));
+  /* the meta's frame */
+  fail_unless (gst_video_info_set_format (&info, meta_format,
+          40 + c->meta_width_change, 24));
   last = GST_VIDEO_INFO_N_PLANES (&info) - 1;
   for (plane = 0; plane <= last; plane++) {
     strides[plane] = GST_VIDEO_INFO_PLANE_STRIDE (&info, plane);
@@ -390,16 +444,98 @@ GST_START_TEST (test_video_meta_that_does_not_fit)
     need += (gsize) c->stride_change * GST_VIDEO_INFO_HEIGHT (&info);
   }
   offsets[last] += c->last_offset_change;
-  in = gst_buffer_new_allocate (NULL, need + c->size_change, NULL);
+  need += c->size_change;
+  /* a meta of another frame is refused as such: the buffer is not short */
+  if (meta_format != c->format || c->meta_width_change != 0)
+    need = MAX (need, GST_VIDEO_INFO_SIZE (&caps_info));
+  in = gst_buffer_new_allocate (NULL, need, NULL);
   gst_buffer_memset (in, 0, 0x80, gst_buffer_get_size (in));
-  gst_buffer_add_video_meta_full (in, GST_VIDEO_FRAME_FLAG_NONE, c->format,
-      40, 24, GST_VIDEO_INFO_N_PLANES (&info), offsets, strides);
+  gst_buffer_add_video_meta_full (in, GST_VIDEO_FRAME_FLAG_NONE, meta_format,
+      GST_VIDEO_INFO_WIDTH (&info), GST_VIDEO_INFO_HEIGHT (&info),
+      GST_VIDEO_INFO_N_PLANES (&info), offsets, strides);
 
   cip_test_harness_set_caps (h, c->format, 40, 24);
   fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_ERROR);
   cip_test_bus_assert_one_error (bus, GST_STREAM_ERROR,
       GST_STREAM_ERROR_FORMAT, NULL);
   fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+  cip_test_harness_teardown_with_bus (h, bus);
+}
+
+GST_END_TEST;
+
+/* A whole frame whose one plane lies across two memories, as its video
+ * meta says (offset 0, the natural stride), is refused as such: GStreamer
+ * maps a plane from the one memory its offset falls in.  STREAM/FORMAT,
+ * nothing pushed, and the debug text says that the memories are why. */
+static const struct
+{
+  const gchar *name;
+  GstVideoFormat format;
+  gint width, height;
+  gsize first_memory;           /* bytes of the first memory */
+} split_plane_cases[] = {
+  /* 40 bytes, 20 + 20: the third row split */
+  {"cudamask", GST_VIDEO_FORMAT_GRAY8, 8, 5, 20},
+  /* 256 bytes, 100 + 156 */
+  {"cudagray", GST_VIDEO_FORMAT_RGBA, 16, 4, 100},
+  {"cudablur", GST_VIDEO_FORMAT_RGBA, 16, 4, 64},
+};
+
+GST_START_TEST (test_plane_across_two_memories)
+{
+  const gchar *name = split_plane_cases[__i__].name;
+  GstVideoFormat format = split_plane_cases[__i__].format;
+  gint width = split_plane_cases[__i__].width;
+  gint height = split_plane_cases[__i__].height;
+  gsize first = split_plane_cases[__i__].first_memory;
+  GstHarness *h = cip_test_harness_new (name, NULL);
+  GstBus *bus = cip_test_harness_add_bus (h);
+  gsize offsets[GST_VIDEO_MAX_PLANES] = { 0, };
+  gint strides[GST_VIDEO_MAX_PLANES] = { 0, };
+  GError *err = NULL;
+  gchar *debug = NULL, *lower;
+  GstVideoInfo info;
+  GstMessage *msg;
+  GstBuffer *in;
+
+  fail_unless (gst_video_info_set_format (&info, format, width, height));
+  fail_unless_equals_int (GST_VIDEO_INFO_N_PLANES (&info), 1);
+  fail_unless (first > 0 && first < GST_VIDEO_INFO_SIZE (&info));
+  strides[0] = GST_VIDEO_INFO_PLANE_STRIDE (&info, 0);
+  in = gst_buffer_new ();
+  gst_buffer_append_memory (in, gst_allocator_alloc (NULL, first, NULL));
+  gst_buffer_append_memory (in, gst_allocator_alloc (NULL,
+          GST_VIDEO_INFO_SIZE (&info) - first, NULL));
+  gst_buffer_memset (in, 0, 0x80, GST_VIDEO_INFO_SIZE (&info));
+  fail_unless_equals_int (gst_buffer_n_memory (in), 2);
+  fail_unless_equals_uint64 (gst_buffer_get_size (in),
+      GST_VIDEO_INFO_SIZE (&info));
+  gst_buffer_add_video_meta_full (in, GST_VIDEO_FRAME_FLAG_NONE, format,
+      width, height, 1, offsets, strides);
+
+  cip_test_harness_set_caps (h, format, width, height);
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_ERROR);
+  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+
+  msg = cip_test_bus_pop_type (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no error posted");
+  gst_message_parse_error (msg, &err, &debug);
+  fail_unless (g_error_matches (err, GST_STREAM_ERROR,
+          GST_STREAM_ERROR_FORMAT), "error %s %d (%s), expected STREAM/FORMAT",
+      g_quark_to_string (err->domain), err->code, err->message);
+  fail_unless (debug != NULL, "the error has no debug text");
+  /* the text after GST_ELEMENT_ERROR's "file(line): function (): path:" */
+  lower = g_ascii_strdown (strchr (debug, '\n') ? strchr (debug, '\n') + 1 :
+      debug, -1);
+  fail_unless (strstr (lower, "split across memories") != NULL,
+      "the error's debug text '%s' does not say that the frame is split "
+      "across memories", debug);
+  g_free (lower);
+  g_free (debug);
+  g_error_free (err);
+  gst_message_unref (msg);
+  fail_unless_equals_int (cip_test_bus_pop_errors (bus, NULL), 0);
   cip_test_harness_teardown_with_bus (h, bus);
 }
 
@@ -588,6 +724,230 @@ GST_START_TEST (test_state_cycles)
   gst_element_set_bus (element, NULL);
   gst_object_unref (bus);
   gst_object_unref (element);
+}
+
+GST_END_TEST;
+
+/* What a property of @element reads, as gst_value_serialize() writes it
+ * (an enum's nick). */
+static gchar *
+get_serialized (GstElement * element, const gchar * property)
+{
+  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS
+      (element), property);
+  GValue value = G_VALUE_INIT;
+  gchar *str;
+
+  fail_unless (pspec != NULL, "no property %s", property);
+  g_value_init (&value, pspec->value_type);
+  g_object_get_property (G_OBJECT (element), property, &value);
+  str = gst_value_serialize (&value);
+  g_value_unset (&value);
+  return str;
+}
+
+/* The settings that may change only in NULL and READY, each with a value
+ * other than the one the tests run with (NULL: the other backend). */
+static const struct
+{
+  const gchar *property;
+  const gchar *other;
+} ready_settings[] = {
+  {"backend", NULL},
+  {"cuda-device-id", "63"},
+};
+
+static const gchar *
+ready_setting_other (guint i)
+{
+  if (ready_settings[i].other)
+    return ready_settings[i].other;
+  return cip_test_backend_is_cuda ()? "cpu" : "cuda";
+}
+
+static const GstState running_states[] = {
+  GST_STATE_PAUSED, GST_STATE_PLAYING,
+};
+
+/* backend and cuda-device-id set in PAUSED or PLAYING: the property reads
+ * as before, one RESOURCE/SETTINGS warning says why, and the element goes
+ * on computing frames with its setting. */
+GST_START_TEST (test_setting_fixed_while_running)
+{
+  guint setting = __i__ / G_N_ELEMENTS (running_states);
+  const gchar *property = ready_settings[setting].property;
+  const gchar *other = ready_setting_other (setting);
+  GstState state = running_states[__i__ % G_N_ELEMENTS (running_states)];
+  GstHarness *h = cip_test_harness_new ("cudamask", NULL);
+  GstElement *element = cip_test_harness_element (h, "cudamask");
+  GstBus *bus = cip_test_harness_add_bus (h);
+  gchar *before, *after;
+
+  GST_INFO ("%s=%s in %s", property, other,
+      gst_element_state_get_name (state));
+  cip_test_harness_set_caps (h, GST_VIDEO_FORMAT_GRAY8, 64, 48);
+  push_and_check_frame (h, "cudamask", GST_VIDEO_FORMAT_GRAY8, 64, 48, 1);
+  if (state != GST_STATE_PLAYING)
+    fail_unless_equals_int (gst_element_set_state (h->element, state),
+        GST_STATE_CHANGE_SUCCESS);
+  fail_unless_equals_int (GST_STATE (element), state);
+  before = get_serialized (element, property);
+  fail_if (g_str_equal (before, other));
+
+  gst_util_set_object_arg (G_OBJECT (element), property, other);
+  after = get_serialized (element, property);
+  fail_unless_equals_string (after, before);
+  fail_unless_equals_int (cip_test_bus_pop_warnings (bus, GST_RESOURCE_ERROR,
+          GST_RESOURCE_ERROR_SETTINGS), 1);
+
+  fail_unless_equals_int (gst_element_set_state (h->element,
+          GST_STATE_PLAYING), GST_STATE_CHANGE_SUCCESS);
+  push_and_check_frame (h, "cudamask", GST_VIDEO_FORMAT_GRAY8, 64, 48, 2);
+  fail_unless_equals_int (cip_test_bus_pop_errors (bus, NULL), 0);
+  fail_unless (cip_test_bus_pop_type (bus, GST_MESSAGE_WARNING) == NULL);
+
+  g_free (after);
+  g_free (before);
+  gst_object_unref (element);
+  cip_test_harness_teardown_with_bus (h, bus);
+}
+
+GST_END_TEST;
+
+/* In NULL and READY the same settings change, without a warning, and
+ * change back; the element then computes frames. */
+GST_START_TEST (test_setting_free_in_null_and_ready)
+{
+  guint setting = __i__ / 2;
+  const gchar *property = ready_settings[setting].property;
+  const gchar *other = ready_setting_other (setting);
+  GstState state = __i__ % 2 ? GST_STATE_READY : GST_STATE_NULL;
+  GstElement *element = gst_element_factory_make ("cudamask", NULL);
+  GstBus *bus = gst_bus_new ();
+  gchar *before, *value;
+  GstHarness *h;
+
+  GST_INFO ("%s=%s in %s", property, other,
+      gst_element_state_get_name (state));
+  fail_unless (element != NULL);
+  gst_object_ref_sink (element);
+  gst_util_set_object_arg (G_OBJECT (element), "backend",
+      cip_test_backend_name ());
+  gst_element_set_bus (element, bus);
+  fail_unless_equals_int (gst_element_set_state (element, state),
+      GST_STATE_CHANGE_SUCCESS);
+  before = get_serialized (element, property);
+  fail_if (g_str_equal (before, other));
+
+  gst_util_set_object_arg (G_OBJECT (element), property, other);
+  value = get_serialized (element, property);
+  fail_unless_equals_string (value, other);
+  g_free (value);
+  gst_util_set_object_arg (G_OBJECT (element), property, before);
+  value = get_serialized (element, property);
+  fail_unless_equals_string (value, before);
+  g_free (value);
+  fail_unless (cip_test_bus_pop_type (bus, GST_MESSAGE_WARNING) == NULL);
+  fail_unless_equals_int (gst_element_set_state (element, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+
+  h = gst_harness_new_with_element (element, "sink", "src");
+  gst_harness_set_sink_caps_str (h, "video/x-raw");
+  cip_test_harness_set_caps (h, GST_VIDEO_FORMAT_GRAY8, 64, 48);
+  push_and_check_frame (h, "cudamask", GST_VIDEO_FORMAT_GRAY8, 64, 48, 3);
+  gst_harness_teardown (h);
+  fail_unless_equals_int (cip_test_bus_pop_errors (bus, NULL), 0);
+  fail_unless (cip_test_bus_pop_type (bus, GST_MESSAGE_WARNING) == NULL);
+
+  g_free (before);
+  gst_bus_set_flushing (bus, TRUE);
+  gst_element_set_bus (element, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (element);
+}
+
+GST_END_TEST;
+
+/* Whether any structure of @caps has the memory:CUDAMemory feature. */
+static gboolean
+caps_have_cuda_memory (const GstCaps * caps)
+{
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstCapsFeatures *features = gst_caps_get_features (caps, i);
+
+    if (features && !gst_caps_features_is_any (features) &&
+        gst_caps_features_contains (features, "memory:CUDAMemory"))
+      return TRUE;
+  }
+  return FALSE;
+}
+
+/* Fails unless @element's pads have and offer the caps of the backend
+ * under test: CUDA memory out (the harness takes it) and in with cuda,
+ * none anywhere with cpu.  The harness pushes system memory. */
+static void
+assert_caps_of_backend (GstElement * element, const gchar * when)
+{
+  gboolean cuda = cip_test_backend_is_cuda ();
+  GstPad *sinkpad = gst_element_get_static_pad (element, "sink");
+  GstPad *srcpad = gst_element_get_static_pad (element, "src");
+  GstCaps *caps[4];
+  guint i;
+
+  caps[0] = gst_pad_get_current_caps (sinkpad);
+  caps[1] = gst_pad_get_current_caps (srcpad);
+  caps[2] = gst_pad_query_caps (sinkpad, NULL);
+  caps[3] = gst_pad_query_caps (srcpad, NULL);
+  fail_unless (caps[0] != NULL && caps[1] != NULL, "%s: not negotiated",
+      when);
+  for (i = 0; i < G_N_ELEMENTS (caps); i++) {
+    /* the input is in system memory whatever the backend */
+    gboolean want_cuda = cuda && i != 0;
+
+    if (caps_have_cuda_memory (caps[i]) != want_cuda) {
+      gchar *str = gst_caps_to_string (caps[i]);
+
+      fail ("%s, on the %s backend: the %s pad's %s caps %s "
+          "memory:CUDAMemory: %s", when, cip_test_backend_name (),
+          i % 2 ? "src" : "sink", i < 2 ? "current" : "queried",
+          want_cuda ? "lack" : "have", str);
+      g_free (str);
+    }
+  }
+  for (i = 0; i < G_N_ELEMENTS (caps); i++)
+    gst_caps_unref (caps[i]);
+  gst_object_unref (srcpad);
+  gst_object_unref (sinkpad);
+}
+
+/* The backend set while PLAYING (refused) does not change what the
+ * element negotiates: after a caps change its pads have the caps of the
+ * backend that runs, with a neighbour that takes CUDA memory too. */
+GST_START_TEST (test_caps_stay_those_of_the_running_backend)
+{
+  GstHarness *h = cip_test_harness_new ("cudamask", NULL);
+  GstElement *element = cip_test_harness_element (h, "cudamask");
+  GstBus *bus = cip_test_harness_add_bus (h);
+  const gchar *other = cip_test_backend_is_cuda ()? "cpu" : "cuda";
+
+  gst_harness_set_sink_caps_str (h,
+      "video/x-raw(memory:CUDAMemory); video/x-raw");
+  cip_test_harness_set_caps (h, GST_VIDEO_FORMAT_GRAY8, 64, 48);
+  assert_caps_of_backend (element, "at the start");
+  push_and_check_frame (h, "cudamask", GST_VIDEO_FORMAT_GRAY8, 64, 48, 4);
+
+  gst_util_set_object_arg (G_OBJECT (element), "backend", other);
+  cip_test_harness_set_caps (h, GST_VIDEO_FORMAT_GRAY8, 32, 16);
+  assert_caps_of_backend (element, "after backend was set in PLAYING and "
+      "the caps changed");
+  push_and_check_frame (h, "cudamask", GST_VIDEO_FORMAT_GRAY8, 32, 16, 5);
+  fail_unless_equals_int (gst_harness_buffers_received (h), 2);
+  fail_unless_equals_int (cip_test_bus_pop_errors (bus, NULL), 0);
+
+  gst_object_unref (element);
+  cip_test_harness_teardown_with_bus (h, bus);
 }
 
 GST_END_TEST;
@@ -852,9 +1212,12 @@ cudaimgprocfilter_suite (void)
   tcase_add_loop_test (tc, test_element_properties, 0, n);
   tcase_add_test (tc, test_mask_refuses_rgba);
   tcase_add_test (tc, test_gray_refuses_yuy2);
-  tcase_add_loop_test (tc, test_short_buffer_is_an_error, 0, n);
+  tcase_add_loop_test (tc, test_short_buffer_is_an_error, 0,
+      G_N_ELEMENTS (every_input_path));
   tcase_add_loop_test (tc, test_video_meta_that_does_not_fit, 0,
       G_N_ELEMENTS (bad_meta_cases));
+  tcase_add_loop_test (tc, test_plane_across_two_memories, 0,
+      G_N_ELEMENTS (split_plane_cases));
   tcase_add_loop_test (tc, test_padded_gray8_stride, 0, 3);
   tcase_add_test (tc, test_padded_rgba_stride_and_offset);
   tcase_add_loop_test (tc, test_gray_as_yuv, 0,
@@ -863,6 +1226,11 @@ cudaimgprocfilter_suite (void)
       G_N_ELEMENTS (odd_size_cases) * G_N_ELEMENTS (odd_sizes));
   tcase_add_loop_test (tc, test_caps_change_mid_stream, 0, n);
   tcase_add_loop_test (tc, test_state_cycles, 0, n);
+  tcase_add_loop_test (tc, test_setting_fixed_while_running, 0,
+      G_N_ELEMENTS (ready_settings) * G_N_ELEMENTS (running_states));
+  tcase_add_loop_test (tc, test_setting_free_in_null_and_ready, 0,
+      G_N_ELEMENTS (ready_settings) * 2);
+  tcase_add_test (tc, test_caps_stay_those_of_the_running_backend);
   tcase_add_loop_test (tc, test_no_allocation_per_frame, 0, n);
   tcase_add_test (tc, test_held_frame_order);
   tcase_add_loop_test (tc, test_nonexistent_device, 0, n);

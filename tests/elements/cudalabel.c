@@ -1581,6 +1581,127 @@ GST_START_TEST (test_max_regions)
 
 GST_END_TEST;
 
+/* Takes the harness's element through NULL and back to PLAYING, and
+ * sends its caps again (they went with the pads' sticky events). */
+static void
+restart (GstHarness * h, gint width, gint height)
+{
+  fail_unless_equals_int (gst_element_set_state (h->element,
+          GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS);
+  fail_unless_equals_int (gst_element_set_state (h->element,
+          GST_STATE_PLAYING), GST_STATE_CHANGE_SUCCESS);
+  set_mask_caps (h, width, height);
+}
+
+/* A mask of isolated pixels, one at every even column of every even row:
+ * (@width + 1) / 2 * (@height + 1) / 2 regions, with either connectivity,
+ * numbered in raster order. */
+static CipImage
+isolated_pixels (gint width, gint height)
+{
+  CipImage mask = cip_test_image_new (width, height, CIP_FORMAT_GRAY8, 0);
+  gint x, y;
+
+  for (y = 0; y < height; y++)
+    for (x = 0; x < width; x++)
+      ((guint8 *) mask.data)[y * mask.stride + x] =
+          x % 2 == 0 && y % 2 == 0 ? 255 : 0;
+  return mask;
+}
+
+/* The max-regions warning comes once per start: a frame past max-regions
+ * posts one STREAM/FAILED warning, the same frame again none, and again
+ * one after the element went to NULL and back to PLAYING.  Each frame's
+ * table holds the first 2 regions, and its label image all 32. */
+GST_START_TEST (test_max_regions_warning_after_restart)
+{
+  GstHarness *h = label_harness_new ("mode=labels connectivity=4 "
+      "max-regions=2");
+  GstElement *label = cip_test_harness_element (h, "cudalabel");
+  GstBus *bus = cip_test_harness_add_bus (h);
+  CipImage mask = isolated_pixels (16, 8);
+  Labelled expected = reference_label (&mask, NULL, MODE_LABELS, 4, 0);
+  guint frame, warnings;
+
+  fail_unless_equals_int (expected.count, 32);
+  set_mask_caps (h, 16, 8);
+  for (frame = 0; frame < 3; frame++) {
+    GstCudaImgprocRegionsMeta *meta;
+    GstBuffer *out;
+
+    if (frame == 2)
+      restart (h, 16, 8);
+    out = cip_test_push_pull (h, cip_test_buffer_new (&mask));
+    assert_output_image (h, out, &expected.image);
+    fail_unless_equals_int (get_n_regions (label), 32);
+    meta = regions_meta (out);
+    fail_unless (meta != NULL);
+    fail_unless_equals_int (meta->n_regions, 2);
+    fail_unless_equals_int (meta->n_dropped, 30);
+    gst_buffer_unref (out);
+    /* once when it starts, and once after the restart */
+    warnings = cip_test_bus_pop_warnings (bus, GST_STREAM_ERROR,
+        GST_STREAM_ERROR_FAILED);
+    fail_unless (warnings == (frame == 1 ? 0 : 1),
+        "frame %u (%s): %u STREAM/FAILED warnings", frame,
+        frame == 2 ? "after a restart" : "before a restart", warnings);
+  }
+  fail_unless_equals_int (cip_test_bus_pop_errors (bus, NULL), 0);
+
+  labelled_clear (&expected);
+  cip_test_image_free (&mask);
+  gst_object_unref (label);
+  cip_test_harness_teardown_with_bus (h, bus);
+}
+
+GST_END_TEST;
+
+/* The same for the warning that label ids past 65535 are written as
+ * 65535 (mode=labels): a 514x512 mask of 257 x 256 = 65,792 isolated
+ * pixels posts one STREAM/FORMAT warning, the same frame again none, and
+ * again one after a restart; the label images as cip_ref_label's. */
+GST_START_TEST (test_saturation_warning_after_restart)
+{
+  /* a table of two columns, no region meta: a few ms a frame on the cpu */
+  GstHarness *h = cip_test_harness_new ("cudalabel", "mode=labels "
+      "connectivity=4 properties=label,area roi-meta=false "
+      "analytics-meta=false max-region-metas=0");
+  GstElement *label = cip_test_harness_element (h, "cudalabel");
+  GstBus *bus = cip_test_harness_add_bus (h);
+  CipImage mask = isolated_pixels (514, 512);
+  Labelled expected = reference_label (&mask, NULL, MODE_LABELS, 4, 0);
+  guint frame, warnings;
+
+  fail_unless_equals_int (expected.count, 65792);
+  /* the reference saturates too: row 510's first pixel is region 65,536 */
+  fail_unless_equals_int (GST_READ_UINT16_LE ((guint8 *) expected.image.data +
+          510 * expected.image.stride), 65535);
+  set_mask_caps (h, 514, 512);
+  for (frame = 0; frame < 3; frame++) {
+    GstBuffer *out;
+
+    if (frame == 2)
+      restart (h, 514, 512);
+    out = cip_test_push_pull (h, cip_test_buffer_new (&mask));
+    assert_output_image (h, out, &expected.image);
+    fail_unless_equals_int (get_n_regions (label), 65792);
+    gst_buffer_unref (out);
+    warnings = cip_test_bus_pop_warnings (bus, GST_STREAM_ERROR,
+        GST_STREAM_ERROR_FORMAT);
+    fail_unless (warnings == (frame == 1 ? 0 : 1),
+        "frame %u (%s): %u STREAM/FORMAT warnings", frame,
+        frame == 2 ? "after a restart" : "before a restart", warnings);
+  }
+  fail_unless_equals_int (cip_test_bus_pop_errors (bus, NULL), 0);
+
+  labelled_clear (&expected);
+  cip_test_image_free (&mask);
+  gst_object_unref (label);
+  cip_test_harness_teardown_with_bus (h, bus);
+}
+
+GST_END_TEST;
+
 /* A stream whose segment is not in TIME: messages without running-time
  * and stream-time, and no CRITICAL (the check fixture fails on one). */
 GST_START_TEST (test_messages_without_time_segment)
@@ -1876,6 +1997,8 @@ cudalabel_suite (void)
   tcase_add_loop_test (tc, test_regionprops_nested, 0, 2);
   tcase_add_test (tc, test_properties_property);
   tcase_add_test (tc, test_max_regions);
+  tcase_add_test (tc, test_max_regions_warning_after_restart);
+  tcase_add_test (tc, test_saturation_warning_after_restart);
   tcase_add_test (tc, test_messages_without_time_segment);
 #if CIP_TEST_HAVE_ANALYTICS
   tcase_add_test (tc, test_analytics_meta);
