@@ -329,6 +329,7 @@ compute_on_device (GstCudaImgprocFramePath * path,
   if (status == CIP_OK && leaves_at_once)
     status = cip_event_record (gst_cuda_imgproc_buffer_ready_event
         (out_frame->buffer), stream);
+  entry->done = leaves_at_once ? entry->done_polled : entry->done_sleeping;
   if (status == CIP_OK)
     status = cip_event_record (entry->done, stream);
   entry->waits = !leaves_at_once;
@@ -491,6 +492,7 @@ pass (GstCudaImgprocFramePath * path, GstCudaImgprocFilter * filter,
     return ret;
   }
   entry->output = inbuf;
+  entry->done = NULL;
   entry->waits = FALSE;
   gst_cuda_imgproc_queue_append (&path->queue);
   return GST_FLOW_OK;

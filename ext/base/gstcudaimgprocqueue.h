@@ -38,7 +38,14 @@ typedef struct
   GstCudaImgprocFrame frame;
   GstBuffer *input;
   GstBuffer *output;            /* until it leaves */
-  CipEvent *done;               /* recorded after its work; NULL on cpu */
+  /* recorded after its work (NULL on cpu): one of two, by how the host
+   * waits for it.  An output that left is waited for only when the queue
+   * is full, by then briefly: the host polls.  An output that waits for
+   * its work may wait long: the host sleeps, leaving the cores to other
+   * pipelines. */
+  CipEvent *done;
+  CipEvent *done_polled;
+  CipEvent *done_sleeping;
   /* the output leaves only once the work has run ... */
   gboolean waits;
   /* ... and, when it is the newest, may wait there for the next frame */

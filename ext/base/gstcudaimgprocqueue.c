@@ -39,10 +39,10 @@ gst_cuda_imgproc_queue_init (GstCudaImgprocQueue * queue, guint depth,
     entry->frame.state = queue->states + i * state_size;
     if (queue->readback)
       entry->frame.readback = queue->readback + i * readback_size;
-    /* a waiting host sleeps: with many pipelines, spinning waits take
-     * the cores the others need */
     if (status == CIP_OK && stream)
-      status = cip_event_new_blocking (&entry->done, stream);
+      status = cip_event_new (&entry->done_polled, stream);
+    if (status == CIP_OK && stream)
+      status = cip_event_new_blocking (&entry->done_sleeping, stream);
   }
   return status;
 }
@@ -68,8 +68,10 @@ gst_cuda_imgproc_queue_clear (GstCudaImgprocQueue * queue)
   g_warn_if_fail (queue->count == 0);
   if (queue->stream)
     gst_cuda_imgproc_queue_free_uploads (queue);
-  for (i = 0; i < queue->depth; i++)
-    g_clear_pointer (&queue->entries[i].done, cip_event_free);
+  for (i = 0; i < queue->depth; i++) {
+    g_clear_pointer (&queue->entries[i].done_polled, cip_event_free);
+    g_clear_pointer (&queue->entries[i].done_sleeping, cip_event_free);
+  }
   queue->ops->host_free (queue->readback, queue->stream);
   g_free (queue->states);
   g_free (queue->entries);
