@@ -10,30 +10,20 @@
 #include "cip.h"
 #include "cip-ref.h"
 
-const CipOps cip_cuda_ops = {
-  .copy = cip_copy,
-  .fill = cip_fill,
-  .host_alloc = cip_host_alloc,
-  .host_free = cip_host_free,
-  .gray = cip_gray,
-  .mask = cip_mask,
-  .equalize = cip_equalize,
-  .otsu = cip_otsu,
-  .blur = cip_blur,
-  .morph = cip_morph,
-  .label = cip_label,
-};
+/* Both backends name their operations alike: cip_gray, cip_ref_gray. */
+#define CIP_OPS(prefix) { \
+  .copy = prefix##copy, \
+  .fill = prefix##fill, \
+  .host_alloc = prefix##host_alloc, \
+  .host_free = prefix##host_free, \
+  .gray = prefix##gray, \
+  .mask = prefix##mask, \
+  .equalize = prefix##equalize, \
+  .otsu = prefix##otsu, \
+  .blur = prefix##blur, \
+  .morph = prefix##morph, \
+  .label = prefix##label, \
+}
 
-const CipOps cip_ref_ops = {
-  .copy = cip_ref_copy,
-  .fill = cip_ref_fill,
-  .host_alloc = cip_ref_host_alloc,
-  .host_free = cip_ref_host_free,
-  .gray = cip_ref_gray,
-  .mask = cip_ref_mask,
-  .equalize = cip_ref_equalize,
-  .otsu = cip_ref_otsu,
-  .blur = cip_ref_blur,
-  .morph = cip_ref_morph,
-  .label = cip_ref_label,
-};
+const CipOps cip_cuda_ops = CIP_OPS (cip_);
+const CipOps cip_ref_ops = CIP_OPS (cip_ref_);

@@ -1609,6 +1609,41 @@ isolated_pixels (gint width, gint height)
   return mask;
 }
 
+/* Pushes @mask three times, restarting the element (NULL, then PLAYING)
+ * before the third: each output is @expected's label image with a table
+ * of @n_table of its regions, and a @code warning comes with the first
+ * frame of each run, none with the second. */
+static void
+push_across_a_restart (GstHarness * h, GstBus * bus, const CipImage * mask,
+    const Labelled * expected, guint n_table, GstStreamError code)
+{
+  GstElement *label = cip_test_harness_element (h, "cudalabel");
+  guint frame, warnings;
+
+  set_mask_caps (h, mask->width, mask->height);
+  for (frame = 0; frame < 3; frame++) {
+    GstCudaImgprocRegionsMeta *meta;
+    GstBuffer *out;
+
+    if (frame == 2)
+      restart (h, mask->width, mask->height);
+    out = cip_test_push_pull (h, cip_test_buffer_new (mask));
+    assert_output_image (h, out, &expected->image);
+    fail_unless_equals_int (get_n_regions (label), expected->count);
+    meta = regions_meta (out);
+    fail_unless (meta != NULL);
+    fail_unless_equals_int (meta->n_regions, n_table);
+    fail_unless_equals_int (meta->n_dropped, expected->count - n_table);
+    gst_buffer_unref (out);
+    warnings = cip_test_bus_pop_warnings (bus, GST_STREAM_ERROR, code);
+    fail_unless (warnings == (frame == 1 ? 0 : 1),
+        "frame %u (%s): %u STREAM warnings of code %d", frame,
+        frame == 2 ? "after a restart" : "before a restart", warnings, code);
+  }
+  fail_unless_equals_int (cip_test_bus_pop_errors (bus, NULL), 0);
+  gst_object_unref (label);
+}
+
 /* The max-regions warning comes once per start: a frame past max-regions
  * posts one STREAM/FAILED warning, the same frame again none, and again
  * one after the element went to NULL and back to PLAYING.  Each frame's
@@ -1617,40 +1652,16 @@ GST_START_TEST (test_max_regions_warning_after_restart)
 {
   GstHarness *h = label_harness_new ("mode=labels connectivity=4 "
       "max-regions=2");
-  GstElement *label = cip_test_harness_element (h, "cudalabel");
   GstBus *bus = cip_test_harness_add_bus (h);
   CipImage mask = isolated_pixels (16, 8);
   Labelled expected = reference_label (&mask, NULL, MODE_LABELS, 4, 0);
-  guint frame, warnings;
 
   fail_unless_equals_int (expected.count, 32);
-  set_mask_caps (h, 16, 8);
-  for (frame = 0; frame < 3; frame++) {
-    GstCudaImgprocRegionsMeta *meta;
-    GstBuffer *out;
-
-    if (frame == 2)
-      restart (h, 16, 8);
-    out = cip_test_push_pull (h, cip_test_buffer_new (&mask));
-    assert_output_image (h, out, &expected.image);
-    fail_unless_equals_int (get_n_regions (label), 32);
-    meta = regions_meta (out);
-    fail_unless (meta != NULL);
-    fail_unless_equals_int (meta->n_regions, 2);
-    fail_unless_equals_int (meta->n_dropped, 30);
-    gst_buffer_unref (out);
-    /* once when it starts, and once after the restart */
-    warnings = cip_test_bus_pop_warnings (bus, GST_STREAM_ERROR,
-        GST_STREAM_ERROR_FAILED);
-    fail_unless (warnings == (frame == 1 ? 0 : 1),
-        "frame %u (%s): %u STREAM/FAILED warnings", frame,
-        frame == 2 ? "after a restart" : "before a restart", warnings);
-  }
-  fail_unless_equals_int (cip_test_bus_pop_errors (bus, NULL), 0);
+  push_across_a_restart (h, bus, &mask, &expected, 2,
+      GST_STREAM_ERROR_FAILED);
 
   labelled_clear (&expected);
   cip_test_image_free (&mask);
-  gst_object_unref (label);
   cip_test_harness_teardown_with_bus (h, bus);
 }
 
@@ -1666,37 +1677,19 @@ GST_START_TEST (test_saturation_warning_after_restart)
   GstHarness *h = cip_test_harness_new ("cudalabel", "mode=labels "
       "connectivity=4 properties=label,area roi-meta=false "
       "analytics-meta=false max-region-metas=0");
-  GstElement *label = cip_test_harness_element (h, "cudalabel");
   GstBus *bus = cip_test_harness_add_bus (h);
   CipImage mask = isolated_pixels (514, 512);
   Labelled expected = reference_label (&mask, NULL, MODE_LABELS, 4, 0);
-  guint frame, warnings;
 
   fail_unless_equals_int (expected.count, 65792);
   /* the reference saturates too: row 510's first pixel is region 65,536 */
   fail_unless_equals_int (GST_READ_UINT16_LE ((guint8 *) expected.image.data +
           510 * expected.image.stride), 65535);
-  set_mask_caps (h, 514, 512);
-  for (frame = 0; frame < 3; frame++) {
-    GstBuffer *out;
-
-    if (frame == 2)
-      restart (h, 514, 512);
-    out = cip_test_push_pull (h, cip_test_buffer_new (&mask));
-    assert_output_image (h, out, &expected.image);
-    fail_unless_equals_int (get_n_regions (label), 65792);
-    gst_buffer_unref (out);
-    warnings = cip_test_bus_pop_warnings (bus, GST_STREAM_ERROR,
-        GST_STREAM_ERROR_FORMAT);
-    fail_unless (warnings == (frame == 1 ? 0 : 1),
-        "frame %u (%s): %u STREAM/FORMAT warnings", frame,
-        frame == 2 ? "after a restart" : "before a restart", warnings);
-  }
-  fail_unless_equals_int (cip_test_bus_pop_errors (bus, NULL), 0);
+  push_across_a_restart (h, bus, &mask, &expected, 65792,
+      GST_STREAM_ERROR_FORMAT);
 
   labelled_clear (&expected);
   cip_test_image_free (&mask);
-  gst_object_unref (label);
   cip_test_harness_teardown_with_bus (h, bus);
 }
 
