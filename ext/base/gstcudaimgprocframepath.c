@@ -61,23 +61,16 @@ gst_cuda_imgproc_frame_path_start (GstCudaImgprocFramePath * path,
 
   path->on_cuda = on_cuda;
   path->ops = on_cuda ? &cip_cuda_ops : &cip_ref_ops;
-  if (!on_cuda) {
-    status = gst_cuda_imgproc_queue_init (&path->queue, queue_depth (klass),
-        klass->readback_size, klass->frame_state_size, path->ops, NULL);
-    if (status != CIP_OK)
-      goto alloc_failed;
-    return TRUE;
-  }
-
-  if (!gst_cuda_imgproc_device_open (&path->device, GST_ELEMENT (filter),
-          device_id))
+  if (on_cuda && !gst_cuda_imgproc_device_open (&path->device,
+          GST_ELEMENT (filter), device_id))
     return FALSE;
-  if (!gst_cuda_context_push (path->device.context))
+  if (on_cuda && !gst_cuda_context_push (path->device.context))
     goto push_failed;
   status = gst_cuda_imgproc_queue_init (&path->queue, queue_depth (klass),
       klass->readback_size, klass->frame_state_size, path->ops,
-      path->device.stream);
-  gst_cuda_context_pop (NULL);
+      on_cuda ? path->device.stream : NULL);
+  if (on_cuda)
+    gst_cuda_context_pop (NULL);
   if (status != CIP_OK)
     goto alloc_failed;
   return TRUE;

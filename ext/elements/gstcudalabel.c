@@ -70,40 +70,6 @@
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_label_debug);
 #define GST_CAT_DEFAULT gst_cuda_label_debug
 
-/**
- * GstCudaLabelMode:
- * @GST_CUDA_LABEL_MODE_COLOR: RGBA, a colour per label, background black
- * @GST_CUDA_LABEL_MODE_LABELS: GRAY16_LE label ids, background 0
- * @GST_CUDA_LABEL_MODE_PASSTHROUGH: the input mask, unchanged
- *
- * What `cudalabel` outputs; the statistics are the same in every mode.
- *
- * Since: 0.1
- */
-typedef enum
-{
-  GST_CUDA_LABEL_MODE_COLOR,
-  GST_CUDA_LABEL_MODE_LABELS,
-  GST_CUDA_LABEL_MODE_PASSTHROUGH,
-} GstCudaLabelMode;
-
-/**
- * GstCudaLabelConnectivity:
- * @GST_CUDA_LABEL_CONNECTIVITY_4: pixels touching by an edge
- * @GST_CUDA_LABEL_CONNECTIVITY_8: pixels touching by an edge or a corner
- *
- * Since: 0.1
- */
-typedef enum
-{
-  GST_CUDA_LABEL_CONNECTIVITY_4 = 4,
-  GST_CUDA_LABEL_CONNECTIVITY_8 = 8,
-} GstCudaLabelConnectivity;
-
-#define GST_TYPE_CUDA_LABEL_MODE (gst_cuda_label_mode_get_type ())
-#define GST_TYPE_CUDA_LABEL_CONNECTIVITY \
-  (gst_cuda_label_connectivity_get_type ())
-
 enum
 {
   PROP_0,
@@ -184,7 +150,7 @@ struct _GstCudaLabel
   gboolean warned_analytics;
 };
 
-static GType
+GType
 gst_cuda_label_mode_get_type (void)
 {
   static GType type = 0;
@@ -205,7 +171,7 @@ gst_cuda_label_mode_get_type (void)
   return type;
 }
 
-static GType
+GType
 gst_cuda_label_connectivity_get_type (void)
 {
   static GType type = 0;
