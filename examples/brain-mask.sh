@@ -14,7 +14,7 @@ out=${3:-brain-mask.png}
 export GST_PLUGIN_PATH="$build/ext${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
 
 backend=cuda
-gst-launch-1.0 -q videotestsrc num-buffers=1 ! cudagray ! fakesink \
+gst-launch-1.0 -q videotestsrc num-buffers=1 ! cudagray backend=cuda ! fakesink \
   >/dev/null 2>&1 || backend=cpu
 
 # The mask goes right of the slice: compositor places it at the slice's

@@ -24,7 +24,7 @@ if ! gst-inspect-1.0 cudagray >/dev/null 2>&1; then
 fi
 
 # One tiny frame tells whether the GPU path can start here.
-if gst-launch-1.0 -q videotestsrc num-buffers=1 ! cudagray ! fakesink \
+if gst-launch-1.0 -q videotestsrc num-buffers=1 ! cudagray backend=cuda ! fakesink \
     >/dev/null 2>&1; then
   backend=cuda
   echo "Running on the GPU (backend=cuda)."

@@ -20,39 +20,50 @@
 #include "gstcudaimgprocpool.h"
 
 gboolean
-gst_cuda_imgproc_device_check (GstElement * element, gint device_id)
+gst_cuda_imgproc_device_find (gint device_id, gchar ** why, gchar ** detail)
 {
   gint n_devices = 0;
+  const gchar *name = NULL;
   CUresult result;
 
   if (!gst_cuda_load_library ()) {
-    GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
-        ("No CUDA driver: the NVIDIA driver library (libcuda.so.1) could not "
-            "be loaded. Use backend=cpu to run without a GPU."),
-        ("gst_cuda_load_library() failed"));
+    *why = g_strdup ("No CUDA driver: the NVIDIA driver library "
+        "(libcuda.so.1) could not be loaded.");
+    *detail = g_strdup ("gst_cuda_load_library() failed");
     return FALSE;
   }
-
   result = CuInit (0);
   if (result == CUDA_SUCCESS)
     result = CuDeviceGetCount (&n_devices);
   if (result != CUDA_SUCCESS || n_devices == 0) {
-    const gchar *name = NULL;
-
     CuGetErrorName (result, &name);
-    GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
-        ("No usable CUDA device. Use backend=cpu to run without a GPU."),
-        ("cuInit/cuDeviceGetCount: %s, %d devices",
-            name ? name : "no error", n_devices));
+    *why = g_strdup ("No usable CUDA device.");
+    *detail = g_strdup_printf ("cuInit/cuDeviceGetCount: %s, %d devices",
+        name ? name : "no error", n_devices);
     return FALSE;
   }
   if (device_id >= n_devices) {
-    GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
-        ("CUDA device %d is not available: there are %d devices. Use "
-            "backend=cpu to run without a GPU.", device_id, n_devices), (NULL));
+    *why = g_strdup_printf ("CUDA device %d is not available: there are %d "
+        "devices.", device_id, n_devices);
+    *detail = NULL;
     return FALSE;
   }
   return TRUE;
+}
+
+gboolean
+gst_cuda_imgproc_device_check (GstElement * element, gint device_id)
+{
+  gchar *why = NULL, *detail = NULL;
+
+  if (gst_cuda_imgproc_device_find (device_id, &why, &detail))
+    return TRUE;
+  GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
+      ("%s Use backend=cpu (or auto) to run without a GPU.", why),
+      ("%s", detail ? detail : why));
+  g_free (why);
+  g_free (detail);
+  return FALSE;
 }
 
 gboolean
@@ -65,8 +76,7 @@ gst_cuda_imgproc_device_open (GstCudaImgprocDevice * device,
   /* Checked again: the backend may have changed in READY. */
   if (!gst_cuda_imgproc_device_check (element, device_id))
     return FALSE;
-  if (!gst_cuda_ensure_element_context (element, device_id,
-          &device->context))
+  if (!gst_cuda_ensure_element_context (element, device_id, &device->context))
     goto no_device;
   if (!gst_cuda_context_push (device->context))
     goto push_failed;

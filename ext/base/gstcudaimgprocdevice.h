@@ -44,10 +44,13 @@ typedef struct
   CipMemoryStats memory;
 } GstCudaImgprocDevice;
 
-/* Whether a driver and device @device_id (-1: any) are there; posts
- * RESOURCE/NOT_FOUND saying which is missing when not.  Checked before
- * libgstcuda creates a context, which in 1.22 does not recover from a
- * failed cuInit. */
+/* Whether a driver and device @device_id (-1: any) are there; when not,
+ * @why says which is missing, for a user, and @detail (nullable) the
+ * driver's answer (both to be freed).  Checked before libgstcuda creates
+ * a context, which in 1.22 does not recover from a failed cuInit. */
+gboolean gst_cuda_imgproc_device_find (gint device_id, gchar ** why,
+    gchar ** detail);
+/* The same, posting RESOURCE/NOT_FOUND with the reason when not. */
 gboolean gst_cuda_imgproc_device_check (GstElement * element, gint device_id);
 
 /* Finds or makes the context, and sets up the stream; posts the error

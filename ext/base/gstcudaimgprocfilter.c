@@ -12,7 +12,8 @@
  * @title: GstCudaImgprocFilter
  * @short_description: Base class of the cudaimgproc elements
  *
- * Owns what the plugin's elements share.  With `backend=cuda` it finds the
+ * Owns what the plugin's elements share.  On the GPU (`backend=cuda`, or
+ * `auto`, the default, where a usable device is there) it finds the
  * CUDA context (shared with other CUDA elements through #GstContext), makes
  * one stream per instance, allocates the device images when caps are set
  * and reuses them for every frame.  Frames in CUDA memory are processed in
@@ -52,7 +53,7 @@ enum
   PROP_STATS,
 };
 
-#define DEFAULT_BACKEND GST_CUDA_IMGPROC_BACKEND_CUDA
+#define DEFAULT_BACKEND GST_CUDA_IMGPROC_BACKEND_AUTO
 #define DEFAULT_CUDA_DEVICE_ID -1
 
 
@@ -61,6 +62,11 @@ typedef struct
   /* Properties, under the object lock; changed only in NULL and READY. */
   GstCudaImgprocBackend backend;
   gint device_id;
+
+  /* backend=auto: whether CUDA was found usable, from NULL to READY until
+   * back to NULL */
+  gboolean auto_resolved;
+  gboolean auto_on_cuda;
 
   /* Everything a frame needs, from start() to stop(). */
   GstCudaImgprocFramePath path;
@@ -81,7 +87,11 @@ gst_cuda_imgproc_backend_get_type (void)
 {
   static GType type = 0;
   static const GEnumValue values[] = {
-    {GST_CUDA_IMGPROC_BACKEND_CUDA, "CUDA kernels on the GPU", "cuda"},
+    {GST_CUDA_IMGPROC_BACKEND_AUTO, "The GPU where a usable CUDA device is "
+          "there, otherwise the CPU, with a warning", "auto"},
+    {GST_CUDA_IMGPROC_BACKEND_CUDA,
+        "CUDA kernels on the GPU; without a usable device the element fails "
+          "to start", "cuda"},
     {GST_CUDA_IMGPROC_BACKEND_CPU,
         "Reference implementation on the CPU (identical output)", "cpu"},
     {0, NULL, NULL},
@@ -151,15 +161,22 @@ gst_cuda_imgproc_filter_class_init (GstCudaImgprocFilterClass * klass)
   /**
    * GstCudaImgprocFilter:backend:
    *
-   * Where frames are computed: `cuda` on the GPU, or `cpu` with the
-   * reference implementation (identical output, no GPU needed).
+   * Where frames are computed: `cuda` on the GPU, `cpu` with the
+   * reference implementation (identical output, no GPU needed), or `auto`:
+   * the GPU where a usable CUDA device is there, otherwise the CPU, with
+   * a `RESOURCE/NOT_FOUND` warning on the bus that says why.  With `cuda`
+   * and no usable device the element fails to start instead.  Every
+   * element of a process decides alike, so a chain of them falls back
+   * together.
    *
    * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_BACKEND,
       g_param_spec_enum ("backend", "Backend",
-          "Where frames are computed: cuda (GPU) or cpu (reference "
-          "implementation, identical output, no GPU needed)",
+          "Where frames are computed: auto (the GPU where a usable CUDA "
+          "device is there, otherwise the CPU with a warning), cuda (the "
+          "GPU, or fail to start) or cpu (reference implementation, "
+          "identical output)",
           GST_TYPE_CUDA_IMGPROC_BACKEND, DEFAULT_BACKEND,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
@@ -326,6 +343,8 @@ gst_cuda_imgproc_filter_get_property (GObject * object, guint prop_id,
   GST_OBJECT_UNLOCK (object);
 }
 
+/* Whether frames are (or, before READY, would be) computed on the GPU;
+ * auto counts as the GPU until NULL to READY has looked for it. */
 static gboolean
 uses_cuda (GstCudaImgprocFilter * filter)
 {
@@ -333,9 +352,37 @@ uses_cuda (GstCudaImgprocFilter * filter)
   gboolean on_cuda;
 
   GST_OBJECT_LOCK (filter);
-  on_cuda = priv->backend == GST_CUDA_IMGPROC_BACKEND_CUDA;
+  on_cuda = priv->backend == GST_CUDA_IMGPROC_BACKEND_CUDA ||
+      (priv->backend == GST_CUDA_IMGPROC_BACKEND_AUTO &&
+      (!priv->auto_resolved || priv->auto_on_cuda));
   GST_OBJECT_UNLOCK (filter);
   return on_cuda;
+}
+
+/* backend=auto: the GPU if CUDA finds a usable device, otherwise the CPU,
+ * with one warning that says why.  The driver and device are the
+ * machine's, so every element of a process decides alike. */
+static void
+resolve_auto_backend (GstCudaImgprocFilter * filter, gint device_id)
+{
+  GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
+  gchar *why = NULL, *detail = NULL;
+  gboolean on_cuda = gst_cuda_imgproc_device_find (device_id, &why, &detail);
+
+  GST_OBJECT_LOCK (filter);
+  priv->auto_resolved = TRUE;
+  priv->auto_on_cuda = on_cuda;
+  GST_OBJECT_UNLOCK (filter);
+  if (on_cuda)
+    return;
+
+  GST_ELEMENT_WARNING (filter, RESOURCE, NOT_FOUND,
+      ("%s %s runs on the CPU (the reference implementation, the same "
+          "output).", why, GST_OBJECT_NAME (filter)),
+      ("backend=auto; %s.  Set backend=cuda to make this an error, or "
+          "backend=cpu to say so.", detail ? detail : "no device"));
+  g_free (why);
+  g_free (detail);
 }
 
 /**
@@ -455,13 +502,16 @@ gst_cuda_imgproc_filter_query (GstBaseTransform * trans,
       (trans, direction, query);
 }
 
-/* A missing driver or device fails the change to READY, with the reason. */
+/* With backend=cuda a missing driver or device fails the change to
+ * READY, with the reason; with auto it is where the element falls back to
+ * the CPU. */
 static GstStateChangeReturn
 gst_cuda_imgproc_filter_change_state (GstElement * element,
     GstStateChange transition)
 {
   GstCudaImgprocFilter *filter = GST_CUDA_IMGPROC_FILTER (element);
   GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
+  GstStateChangeReturn ret;
 
   if (transition == GST_STATE_CHANGE_NULL_TO_READY) {
     GstCudaImgprocBackend backend;
@@ -475,10 +525,18 @@ gst_cuda_imgproc_filter_change_state (GstElement * element,
     if (backend == GST_CUDA_IMGPROC_BACKEND_CUDA &&
         !gst_cuda_imgproc_device_check (element, device_id))
       return GST_STATE_CHANGE_FAILURE;
+    if (backend == GST_CUDA_IMGPROC_BACKEND_AUTO)
+      resolve_auto_backend (filter, device_id);
   }
 
-  return GST_ELEMENT_CLASS (gst_cuda_imgproc_filter_parent_class)->change_state
+  ret = GST_ELEMENT_CLASS (gst_cuda_imgproc_filter_parent_class)->change_state
       (element, transition);
+  if (transition == GST_STATE_CHANGE_READY_TO_NULL) {
+    GST_OBJECT_LOCK (filter);
+    priv->auto_resolved = FALSE;
+    GST_OBJECT_UNLOCK (filter);
+  }
+  return ret;
 }
 
 static gboolean
@@ -486,13 +544,18 @@ gst_cuda_imgproc_filter_start (GstBaseTransform * trans)
 {
   GstCudaImgprocFilter *filter = GST_CUDA_IMGPROC_FILTER (trans);
   GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
-  gboolean on_cuda;
+  gboolean on_cuda, auto_pending;
   gint device_id;
 
   GST_OBJECT_LOCK (filter);
-  on_cuda = priv->backend == GST_CUDA_IMGPROC_BACKEND_CUDA;
+  auto_pending = priv->backend == GST_CUDA_IMGPROC_BACKEND_AUTO &&
+      !priv->auto_resolved;
   device_id = priv->device_id;
   GST_OBJECT_UNLOCK (filter);
+  /* auto set in READY, after the change to READY looked for nothing */
+  if (auto_pending)
+    resolve_auto_backend (filter, device_id);
+  on_cuda = uses_cuda (filter);
 
   return gst_cuda_imgproc_frame_path_start (&priv->path, filter, on_cuda,
       device_id);

@@ -21,9 +21,12 @@ G_BEGIN_DECLS
 
 /**
  * GstCudaImgprocBackend:
- * @GST_CUDA_IMGPROC_BACKEND_CUDA: CUDA kernels on the GPU
+ * @GST_CUDA_IMGPROC_BACKEND_CUDA: CUDA kernels on the GPU; without a usable
+ *   device the element fails to start
  * @GST_CUDA_IMGPROC_BACKEND_CPU: the reference implementation on the CPU,
  *   with identical output
+ * @GST_CUDA_IMGPROC_BACKEND_AUTO: CUDA where a usable device is there,
+ *   otherwise the CPU, with a warning that says why
  *
  * Where an element computes its frames.
  */
@@ -31,6 +34,7 @@ typedef enum
 {
   GST_CUDA_IMGPROC_BACKEND_CUDA,
   GST_CUDA_IMGPROC_BACKEND_CPU,
+  GST_CUDA_IMGPROC_BACKEND_AUTO,
 } GstCudaImgprocBackend;
 
 #define GST_TYPE_CUDA_IMGPROC_BACKEND (gst_cuda_imgproc_backend_get_type ())

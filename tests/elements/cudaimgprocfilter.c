@@ -151,7 +151,7 @@ typedef struct
 } PropertyCase;
 
 static const PropertyCase common_properties[] = {
-  {"backend", G_TYPE_ENUM, READY, "cuda", NULL, NULL, "cuda,cpu"},
+  {"backend", G_TYPE_ENUM, READY, "auto", NULL, NULL, "auto,cuda,cpu"},
   {"cuda-device-id", G_TYPE_INT, READY, "-1", "-1", "2147483647", NULL},
   {"stats", G_TYPE_BOXED, READ_ONLY, NULL, NULL, NULL, NULL},
 };
@@ -537,6 +537,45 @@ GST_START_TEST (test_plane_across_two_memories)
   gst_message_unref (msg);
   fail_unless_equals_int (cip_test_bus_pop_errors (bus, NULL), 0);
   cip_test_harness_teardown_with_bus (h, bus);
+}
+
+GST_END_TEST;
+
+/* backend=auto computes on the GPU where a CUDA device is usable, without
+ * a word (the frame is uploaded and downloaded), and on the CPU where
+ * none is, saying so once in a RESOURCE/NOT_FOUND warning; the frames are
+ * the reference's either way. */
+GST_START_TEST (test_auto_backend_picks_where_it_runs)
+{
+  gboolean have_device = cip_test_probe_cuda_device ();
+  GstElement *element = gst_element_factory_make ("cudamask", NULL);
+  GstBus *bus = gst_bus_new ();
+  CipImage src = cip_test_image_random (40, 24, CIP_FORMAT_GRAY8, 11);
+  CipImage expected = cip_test_expected_default ("cudamask", &src);
+  GstHarness *h;
+  GstBuffer *out;
+  GstCaps *caps;
+
+  /* the bus is there before the element looks for a device */
+  gst_object_ref_sink (element);
+  gst_element_set_bus (element, bus);
+  h = gst_harness_new_with_element (element, "sink", "src");
+  cip_test_harness_set_caps (h, GST_VIDEO_FORMAT_GRAY8, 40, 24);
+  out = cip_test_push_pull (h, cip_test_buffer_new (&src));
+  caps = cip_test_harness_output_caps (h);
+  cip_test_assert_buffer_image (out, caps, &expected);
+  fail_unless_equals_uint64 (cip_test_element_stat (element, "uploads"),
+      have_device ? 1 : 0);
+  fail_unless_equals_int (cip_test_bus_pop_warnings (bus, GST_RESOURCE_ERROR,
+          GST_RESOURCE_ERROR_NOT_FOUND), have_device ? 0 : 1);
+  fail_unless_equals_int (cip_test_bus_pop_errors (bus, NULL), 0);
+
+  gst_caps_unref (caps);
+  gst_buffer_unref (out);
+  cip_test_image_free (&expected);
+  cip_test_image_free (&src);
+  cip_test_harness_teardown_with_bus (h, bus);
+  gst_object_unref (element);
 }
 
 GST_END_TEST;
@@ -1231,6 +1270,7 @@ cudaimgprocfilter_suite (void)
   tcase_add_loop_test (tc, test_setting_free_in_null_and_ready, 0,
       G_N_ELEMENTS (ready_settings) * 2);
   tcase_add_test (tc, test_caps_stay_those_of_the_running_backend);
+  tcase_add_test (tc, test_auto_backend_picks_where_it_runs);
   tcase_add_loop_test (tc, test_no_allocation_per_frame, 0, n);
   tcase_add_test (tc, test_held_frame_order);
   tcase_add_loop_test (tc, test_nonexistent_device, 0, n);

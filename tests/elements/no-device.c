@@ -8,9 +8,13 @@
  */
 
 /* Where no CUDA device is usable (no driver, or CUDA_VISIBLE_DEVICES=-1):
- * with backend=cuda, the default, every element refuses to start with
- * RESOURCE/NOT_FOUND, saying why; with backend=cpu it works.  Runs on
- * every host, hence its own main() without the backend skip. */
+ * with backend=auto, the default, every element runs on the CPU and says
+ * so in a RESOURCE/NOT_FOUND warning; with backend=cuda it refuses to
+ * start with RESOURCE/NOT_FOUND, saying why; with backend=cpu it works
+ * without a word.  Runs on every host, hence its own main() without the
+ * backend skip. */
+
+#include <string.h>
 
 #include "test-element.h"
 
@@ -19,8 +23,8 @@ static const gchar *elements[] = {
   "cudamorph", "cudalabel",
 };
 
-/* Brings @name (backend left at its default) up towards PLAYING and checks
- * that it fails to start with RESOURCE/NOT_FOUND naming CUDA. */
+/* Brings @name (backend=cuda; the default is auto) up towards PLAYING and
+ * checks that it fails to start with RESOURCE/NOT_FOUND naming CUDA. */
 static void
 check_refuses_to_start (const gchar * name)
 {
@@ -42,8 +46,9 @@ check_refuses_to_start (const gchar * name)
     backend = gst_value_serialize (&value);
     g_value_unset (&value);
   }
-  fail_unless_equals_string (backend, "cuda");
+  fail_unless_equals_string (backend, "auto");
   g_free (backend);
+  gst_util_set_object_arg (G_OBJECT (element), "backend", "cuda");
 
   /* The driver and device are looked for on the way to READY. */
   ret = gst_element_set_state (element, GST_STATE_READY);
@@ -80,6 +85,61 @@ GST_START_TEST (test_second_element_also_refuses)
 {
   check_refuses_to_start ("cudagray");
   check_refuses_to_start ("cudaotsu");
+}
+
+GST_END_TEST;
+
+/* With no backend= the elements run on the CPU: each says so once, in a
+ * RESOURCE/NOT_FOUND warning naming the CPU, and the frames come out as
+ * the reference computes them. */
+GST_START_TEST (test_auto_backend_runs_on_the_cpu)
+{
+  /* the bus is there before the elements look for a device */
+  GstElement *bin = gst_parse_bin_from_description ("cudagray ! cudaotsu",
+      TRUE, NULL);
+  GstBus *bus = gst_bus_new ();
+  GstHarness *h;
+  CipImage src = cip_test_image_random (64, 48, CIP_FORMAT_RGBA, 7);
+  CipImage gray = cip_test_expected_default ("cudagray", &src);
+  CipImage expected = cip_test_expected_default ("cudaotsu", &gray);
+  GstMessage *msg;
+  GError *err = NULL;
+  GstBuffer *out;
+  GstCaps *caps;
+  guint i;
+
+  gst_object_ref_sink (bin);
+  gst_element_set_bus (bin, bus);
+  h = gst_harness_new_with_element (bin, "sink", "src");
+  gst_harness_set_src_caps (h, cip_test_caps_new (GST_VIDEO_FORMAT_RGBA, 64,
+          48));
+  for (i = 0; i < 3; i++) {
+    out = cip_test_push_pull (h, cip_test_buffer_new (&src));
+    caps = cip_test_harness_output_caps (h);
+    cip_test_assert_buffer_image (out, caps, &expected);
+    gst_caps_unref (caps);
+    gst_buffer_unref (out);
+  }
+  for (i = 0; i < 2; i++) {
+    msg = cip_test_bus_pop_type (bus, GST_MESSAGE_WARNING);
+    fail_unless (msg != NULL, "%u warnings, expected one an element", i);
+    gst_message_parse_warning (msg, &err, NULL);
+    fail_unless (g_error_matches (err, GST_RESOURCE_ERROR,
+            GST_RESOURCE_ERROR_NOT_FOUND), "warning %s",
+        err->message);
+    fail_unless (strstr (err->message, "runs on the CPU") != NULL,
+        "the warning '%s' does not say where the element runs", err->message);
+    g_clear_error (&err);
+    gst_message_unref (msg);
+  }
+  fail_unless_equals_int (cip_test_bus_pop_warnings (bus, 0, 0), 0);
+  fail_unless_equals_int (cip_test_bus_pop_errors (bus, NULL), 0);
+
+  cip_test_image_free (&expected);
+  cip_test_image_free (&gray);
+  cip_test_image_free (&src);
+  cip_test_harness_teardown_with_bus (h, bus);
+  gst_object_unref (bin);
 }
 
 GST_END_TEST;
@@ -130,6 +190,7 @@ no_device_suite (void)
   tcase_add_loop_test (tc, test_cuda_backend_refuses_to_start, 0,
       G_N_ELEMENTS (elements));
   tcase_add_test (tc, test_second_element_also_refuses);
+  tcase_add_test (tc, test_auto_backend_runs_on_the_cpu);
   tcase_add_loop_test (tc, test_cpu_backend_works, 0,
       G_N_ELEMENTS (elements));
 
