@@ -263,6 +263,9 @@ gst_cuda_imgproc_filter_init (GstCudaImgprocFilter * filter)
 
   priv->backend = DEFAULT_BACKEND;
   priv->device_id = DEFAULT_CUDA_DEVICE_ID;
+  /* as GstVideoFilter: a live source's late frames are dropped and
+   * counted in a QoS message, not computed */
+  gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (filter), TRUE);
 }
 
 static void

@@ -100,7 +100,7 @@ gst_cuda_blur_class_init (GstCudaBlurClass * klass)
 
   gst_cuda_imgproc_caps_add_pad_templates (element_class, formats, NULL);
   gst_element_class_set_static_metadata (element_class,
-      "CUDA Gaussian blur", "Filter/Effect/Video",
+      "CUDA Gaussian blur", "Filter/Effect/Video/Hardware",
       "Blurs gray or four-byte RGB video with a Gaussian, on the GPU",
       "gst-cuda-imgproc authors");
 

@@ -62,7 +62,7 @@ gst_cuda_equalize_class_init (GstCudaEqualizeClass * klass)
 
   gst_cuda_imgproc_caps_add_pad_templates (element_class, formats, NULL);
   gst_element_class_set_static_metadata (element_class,
-      "CUDA histogram equalization", "Filter/Effect/Video",
+      "CUDA histogram equalization", "Filter/Effect/Video/Hardware",
       "Equalizes the histogram of gray video or of the luma plane, "
       "on the GPU", "gst-cuda-imgproc authors");
 

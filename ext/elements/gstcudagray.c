@@ -120,7 +120,7 @@ gst_cuda_gray_class_init (GstCudaGrayClass * klass)
   gst_cuda_imgproc_caps_add_pad_templates (element_class, input_formats,
       output_formats);
   gst_element_class_set_static_metadata (element_class,
-      "CUDA colour to gray", "Filter/Converter/Video",
+      "CUDA colour to gray", "Filter/Converter/Video/Hardware",
       "Converts colour video to GRAY8 on the GPU", "gst-cuda-imgproc authors");
 
   /* GRAY8 in, GRAY8 out: nothing to compute. */

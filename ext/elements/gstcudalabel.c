@@ -396,7 +396,7 @@ gst_cuda_label_class_init (GstCudaLabelClass * klass)
   gst_cuda_imgproc_caps_add_pad_templates_by_mode (element_class,
       input_formats, mode_formats);
   gst_element_class_set_static_metadata (element_class,
-      "CUDA connected-component labelling", "Filter/Analyzer/Video",
+      "CUDA connected-component labelling", "Filter/Analyzer/Video/Hardware",
       "Labels the regions of a mask and measures them, on the GPU",
       "gst-cuda-imgproc authors");
 

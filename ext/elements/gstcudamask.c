@@ -128,7 +128,7 @@ gst_cuda_mask_class_init (GstCudaMaskClass * klass)
 
   gst_cuda_imgproc_caps_add_pad_templates (element_class, formats, NULL);
   gst_element_class_set_static_metadata (element_class,
-      "CUDA binary mask", "Filter/Effect/Video",
+      "CUDA binary mask", "Filter/Effect/Video/Hardware",
       "Marks the pixels of a gray image above a threshold, on the GPU",
       "gst-cuda-imgproc authors");
 

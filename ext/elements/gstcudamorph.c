@@ -180,7 +180,7 @@ gst_cuda_morph_class_init (GstCudaMorphClass * klass)
 
   gst_cuda_imgproc_caps_add_pad_templates (element_class, formats, NULL);
   gst_element_class_set_static_metadata (element_class,
-      "CUDA morphology", "Filter/Effect/Video",
+      "CUDA morphology", "Filter/Effect/Video/Hardware",
       "Erodes, dilates, opens or closes gray or four-byte RGB video, "
       "on the GPU", "gst-cuda-imgproc authors");
 

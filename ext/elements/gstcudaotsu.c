@@ -150,7 +150,7 @@ gst_cuda_otsu_class_init (GstCudaOtsuClass * klass)
 
   gst_cuda_imgproc_caps_add_pad_templates (element_class, formats, NULL);
   gst_element_class_set_static_metadata (element_class,
-      "CUDA Otsu binarization", "Filter/Effect/Video",
+      "CUDA Otsu binarization", "Filter/Effect/Video/Hardware",
       "Binarizes each gray frame at its Otsu threshold, on the GPU",
       "gst-cuda-imgproc authors");
 

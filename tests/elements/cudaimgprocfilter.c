@@ -580,6 +580,52 @@ GST_START_TEST (test_auto_backend_picks_where_it_runs)
 
 GST_END_TEST;
 
+/* QoS as GstVideoFilter does it: once downstream says that frames before
+ * a time are late, a frame before it is dropped, not computed, and a QOS
+ * message counts it; the next frame in time comes out. */
+GST_START_TEST (test_late_frames_dropped_and_counted)
+{
+  GstHarness *h = cip_test_harness_new ("cudamask", NULL);
+  GstElement *element = cip_test_harness_element (h, "cudamask");
+  GstBus *bus = cip_test_harness_add_bus (h);
+  CipImage src = cip_test_image_random (32, 16, CIP_FORMAT_GRAY8, 5);
+  GstBuffer *in;
+  GstMessage *msg;
+  GstFormat format;
+  guint64 processed, dropped;
+
+  cip_test_harness_set_caps (h, GST_VIDEO_FORMAT_GRAY8, 32, 16);
+  /* downstream is 100 ms behind a frame at 1 s */
+  fail_unless (gst_harness_push_upstream_event (h,
+          gst_event_new_qos (GST_QOS_TYPE_UNDERFLOW, 1.5,
+              100 * GST_MSECOND, GST_SECOND)));
+  in = cip_test_buffer_new (&src);
+  GST_BUFFER_PTS (in) = GST_SECOND;
+  GST_BUFFER_DURATION (in) = 40 * GST_MSECOND;
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+  fail_unless_equals_uint64 (cip_test_element_stat (element, "frames"), 0);
+  msg = cip_test_bus_pop_type (bus, GST_MESSAGE_QOS);
+  fail_unless (msg != NULL, "no QOS message for the late frame");
+  gst_message_parse_qos_stats (msg, &format, &processed, &dropped);
+  fail_unless_equals_int (format, GST_FORMAT_BUFFERS);
+  fail_unless_equals_uint64 (dropped, 1);
+  gst_message_unref (msg);
+
+  in = cip_test_buffer_new (&src);
+  GST_BUFFER_PTS (in) = 2 * GST_SECOND;
+  GST_BUFFER_DURATION (in) = 40 * GST_MSECOND;
+  gst_buffer_unref (cip_test_push_pull (h, in));
+  fail_unless_equals_uint64 (cip_test_element_stat (element, "frames"), 1);
+  fail_unless_equals_int (cip_test_bus_pop_errors (bus, NULL), 0);
+
+  cip_test_image_free (&src);
+  gst_object_unref (element);
+  cip_test_harness_teardown_with_bus (h, bus);
+}
+
+GST_END_TEST;
+
 /* ---- Layouts and sizes ---- */
 
 /* GRAY8 rows of 33 pixels 48 bytes apart, the padding random: the
@@ -1271,6 +1317,7 @@ cudaimgprocfilter_suite (void)
       G_N_ELEMENTS (ready_settings) * 2);
   tcase_add_test (tc, test_caps_stay_those_of_the_running_backend);
   tcase_add_test (tc, test_auto_backend_picks_where_it_runs);
+  tcase_add_test (tc, test_late_frames_dropped_and_counted);
   tcase_add_loop_test (tc, test_no_allocation_per_frame, 0, n);
   tcase_add_test (tc, test_held_frame_order);
   tcase_add_loop_test (tc, test_nonexistent_device, 0, n);
