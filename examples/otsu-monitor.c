@@ -10,19 +10,21 @@
 /* Prints the Otsu threshold of every frame of a video, as cudaotsu posts
  * it on the bus, and writes the binarized frames as PNG files if asked.
  *
- *   otsu-monitor [--backend cuda|cpu] [--num-buffers N] [--png PATTERN]
- *                [URI or file]
+ *   otsu-monitor [--backend auto|cuda|cpu] [--num-buffers N]
+ *                [--png PATTERN] [URI or file]
  *
  * Without a file it reads GStreamer's test pattern, --num-buffers frames
  * of it.  Each line printed is "timestamp threshold".  An application can
  * read the same messages, or the element's read-only "threshold"
- * property. */
+ * property.  --backend defaults to auto, the elements' default: the GPU
+ * where a usable CUDA device is there, otherwise the CPU (the same
+ * thresholds), with a note on stderr that says so. */
 
 #include <gst/gst.h>
 
 #include "example-util.h"
 
-static gboolean failed;
+static gboolean failed, told_cpu;
 
 static gboolean
 print_threshold (GstBus * bus, GstMessage * message, gpointer user_data)
@@ -51,6 +53,19 @@ print_threshold (GstBus * bus, GstMessage * message, gpointer user_data)
       failed = TRUE;
       g_main_loop_quit (loop);
       break;
+    case GST_MESSAGE_WARNING:
+      /* backend=auto without a usable CUDA device: each element says it
+       * runs on the CPU (RESOURCE/NOT_FOUND); told once. */
+      gst_message_parse_warning (message, &error, NULL);
+      if (!g_error_matches (error, GST_RESOURCE_ERROR,
+              GST_RESOURCE_ERROR_NOT_FOUND))
+        g_printerr ("warning: %s\n", error->message);
+      else if (!told_cpu)
+        g_printerr ("note: %s\n", error->message);
+      told_cpu |= g_error_matches (error, GST_RESOURCE_ERROR,
+          GST_RESOURCE_ERROR_NOT_FOUND);
+      g_clear_error (&error);
+      break;
     case GST_MESSAGE_EOS:
       g_main_loop_quit (loop);
       break;
@@ -67,11 +82,12 @@ main (int argc, char **argv)
   gint num_buffers = -1;
   GOptionEntry entries[] = {
     {"backend", 0, 0, G_OPTION_ARG_STRING, &backend,
-        "cuda (default) or cpu", "NAME"},
+          "auto (default: the GPU if there is one, else the CPU), cuda or cpu",
+        "NAME"},
     {"num-buffers", 0, 0, G_OPTION_ARG_INT, &num_buffers,
         "Stop after N frames of the test pattern (without a file)", "N"},
     {"png", 0, 0, G_OPTION_ARG_STRING, &png,
-        "Write the binarized frames to PATTERN (e.g. otsu-%05d.png)",
+          "Write the binarized frames to PATTERN (e.g. otsu-%05d.png)",
         "PATTERN"},
     {NULL}
   };
@@ -97,9 +113,9 @@ main (int argc, char **argv)
     return 2;
   }
   g_option_context_free (options);
-  if (backend && !g_str_equal (backend, "cuda") &&
-      !g_str_equal (backend, "cpu")) {
-    g_printerr ("error: --backend=%s: cuda or cpu\n", backend);
+  if (backend && !g_str_equal (backend, "auto") &&
+      !g_str_equal (backend, "cuda") && !g_str_equal (backend, "cpu")) {
+    g_printerr ("error: --backend=%s: auto, cuda or cpu\n", backend);
     return 2;
   }
   if (png && !example_is_file_pattern (png)) {
@@ -117,8 +133,7 @@ main (int argc, char **argv)
       return 1;
     }
     quoted = example_quote (uri);
-    source = g_strdup_printf ("uridecodebin uri=\"%s\" ! videoconvert",
-        quoted);
+    source = g_strdup_printf ("uridecodebin uri=\"%s\" ! videoconvert", quoted);
     g_free (quoted);
     g_free (uri);
   } else {
@@ -135,8 +150,8 @@ main (int argc, char **argv)
     sink = g_strdup ("fakesink");
   }
   launch = g_strdup_printf ("%s ! cudagray backend=%s ! cudaotsu "
-      "backend=%s post-messages=true ! %s", source, backend ? backend : "cuda",
-      backend ? backend : "cuda", sink);
+      "backend=%s post-messages=true ! %s", source, backend ? backend : "auto",
+      backend ? backend : "auto", sink);
 
   pipeline = gst_parse_launch (launch, &error);
   if (error) {

@@ -10,17 +10,25 @@ named as regionprops_table names it, each little-endian float64, so a
 column is numpy.frombuffer of the field with no parsing.
 
 Usage:
-    examples/regionprops.py [--backend cuda|cpu] [--properties NAMES]
+    examples/regionprops.py [--backend auto|cuda|cpu] [--properties NAMES]
         [--sigma S] [--radius R] INPUT [OUTPUT.csv]
 
 Prints the CSV (one row a region, with the frame's index and timestamp)
-or writes it to OUTPUT.csv.  Needs PyGObject with GStreamer's
+or writes it to OUTPUT.csv, only when the run succeeds (an OUTPUT.csv it
+cannot write is refused before the pipeline runs; a failed run leaves an
+earlier one as it was).  backend=auto, the elements' default, runs on the
+GPU where a usable CUDA device is there and on the CPU otherwise (the
+same table), and says so.  NAMES are read as cudalabel reads its
+`properties`: comma-separated, blanks around a name and empty names
+ignored, each name once.  Needs PyGObject with GStreamer's
 introspection data, numpy and pandas (Debian: python3-gi,
 gir1.2-gstreamer-1.0, python3-pandas); the plugin on GST_PLUGIN_PATH.
 """
 
 import argparse
+import os
 import sys
+import tempfile
 
 import gi
 
@@ -34,6 +42,25 @@ DEFAULT_PROPERTIES = ("label,area,bbox,centroid,intensity_mean,perimeter,"
                       "eccentricity,euler_number")
 # Columns regionprops_table gives as integers (the message carries every
 # column as float64).
+# The names cudalabel's `properties` knows (its documentation, and
+# docs/regionprops.md); those this build of the element takes are asked of
+# it.
+REGION_PROPERTIES = (
+    "label", "area", "area_bbox", "axis_major_length", "axis_minor_length",
+    "bbox", "centroid", "eccentricity", "equivalent_diameter_area", "extent",
+    "intensity_max", "intensity_mean", "intensity_min", "orientation",
+    "perimeter", "euler_number", "area_convex", "area_filled",
+    "feret_diameter_max", "solidity")
+# The elements of the pipeline, and where each comes from.
+ELEMENTS = {
+    "filesrc": "GStreamer's core elements",
+    "decodebin": "gst-plugins-base (Debian: gstreamer1.0-plugins-base)",
+    "videoconvert": "gst-plugins-base (Debian: gstreamer1.0-plugins-base)",
+    "fakesink": "GStreamer's core elements",
+}
+for _name in ("cudagray", "cudablur", "cudaotsu", "cudamorph", "cudalabel"):
+    ELEMENTS[_name] = ("the cudaimgproc plugin: build it and put its "
+                       "directory on GST_PLUGIN_PATH")
 INTEGER_COLUMNS = ("label", "area", "area_bbox", "area_convex", "area_filled",
                    "euler_number", "bbox-0", "bbox-1", "bbox-2", "bbox-3")
 
@@ -59,7 +86,40 @@ def set_checked(element, name, value):
     element.set_property(name, value)
 
 
+def check_elements():
+    """Names the element really missing, before any pipeline is built."""
+    for name, where in ELEMENTS.items():
+        if Gst.ElementFactory.find(name) is None:
+            sys.exit(f"error: no {name} element here (it comes from {where})")
+
+
+def parse_properties(text, label):
+    """`text` as cudalabel's `properties` reads it: the names, split at
+    commas, blanks around each and empty ones ignored, each once.  An
+    unknown or repeated name is refused with the names the element
+    takes."""
+    names = [t.strip(" \t\n\v\f\r") for t in text.split(",")]
+    names = [n for n in names if n]
+    known = []
+    for name in REGION_PROPERTIES:
+        label.set_property("properties", name)
+        if label.get_property("properties") == name:
+            known.append(name)
+    for i, name in enumerate(names):
+        if name not in known:
+            sys.exit(f"error: --properties: '{name}' is not a region "
+                     f"property of cudalabel; it knows {', '.join(known)} "
+                     "(docs/regionprops.md)")
+        if name in names[:i]:
+            sys.exit(f"error: --properties: '{name}' is named twice")
+    if not names:
+        sys.exit("error: --properties: name one property at least, of "
+                 f"{', '.join(known)}")
+    return ",".join(names)
+
+
 def build_pipeline(args):
+    check_elements()
     launch = (
         "filesrc name=src ! decodebin ! "
         "videoconvert ! video/x-raw,format=RGBA ! "
@@ -73,19 +133,38 @@ def build_pipeline(args):
     try:
         pipeline = Gst.parse_launch(launch)
     except GLib.Error as e:
-        sys.exit(f"error: {e.message} (is the plugin on GST_PLUGIN_PATH?)")
+        sys.exit(f"error: {e.message}")
     pipeline.get_by_name("src").set_property("location", args.input)
     set_checked(pipeline.get_by_name("blur"), "sigma", args.sigma)
     set_checked(pipeline.get_by_name("morph"), "radius", args.radius)
-    # An unknown name leaves the property as it was.
+    # The element keeps its value when a name is unknown: checked first.
     label = pipeline.get_by_name("label")
-    wanted = "".join(args.properties.split())
+    wanted = parse_properties(args.properties, label)
     label.set_property("properties", wanted)
-    if not wanted or label.get_property("properties") != wanted:
-        sys.exit(f"error: --properties={args.properties}: names of "
-                 "regionprops_table's properties, separated by commas "
-                 "(docs/regionprops.md)")
+    if label.get_property("properties") != wanted:
+        sys.exit(f"error: --properties={args.properties}: cudalabel "
+                 "refused it")
     return pipeline
+
+
+def open_output(path):
+    """A temporary file next to `path`, to be moved onto it on success;
+    exits when `path` cannot be written."""
+    if os.path.isdir(path):
+        sys.exit(f"error: {path}: a directory; give the CSV file to write")
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        sys.exit(f"error: {path}: not writable")
+    directory = os.path.dirname(path) or "."
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix="." +
+                                   os.path.basename(path) + ".")
+    except OSError as e:
+        sys.exit(f"error: {path}: cannot be written ({e.strerror})")
+    # mkstemp's 0600, made what a new file gets
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)
+    return os.fdopen(fd, "w", newline=""), tmp
 
 
 def run(args):
@@ -93,6 +172,7 @@ def run(args):
     pipeline = build_pipeline(args)
     bus = pipeline.get_bus()
     frames = []
+    told = False
     pipeline.set_state(Gst.State.PLAYING)
     try:
         while True:
@@ -105,6 +185,17 @@ def run(args):
                 sys.exit(f"error: {err.message} ({debug})")
             if msg.type == Gst.MessageType.EOS:
                 break
+            if msg.type == Gst.MessageType.WARNING:
+                # backend=auto without a usable CUDA device: each element
+                # says it runs on the CPU; told once.
+                err, _ = msg.parse_warning()
+                if (err.matches(Gst.ResourceError.quark(),
+                                Gst.ResourceError.NOT_FOUND)):
+                    if not told:
+                        print(f"note: {err.message}", file=sys.stderr)
+                    told = True
+                else:
+                    print(f"warning: {err.message}", file=sys.stderr)
             s = msg.get_structure()
             if msg.type == Gst.MessageType.ELEMENT and s.has_name("cudalabel"):
                 frame = table_to_dataframe(s.get_value("regionprops"))
@@ -121,18 +212,28 @@ def run(args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--backend", default="cuda", choices=("cuda", "cpu"))
+    parser.add_argument("--backend", default="auto",
+                        choices=("auto", "cuda", "cpu"))
     parser.add_argument("--properties", default=DEFAULT_PROPERTIES)
     parser.add_argument("--sigma", type=float, default=2.0)
     parser.add_argument("--radius", type=int, default=2)
     parser.add_argument("input")
     parser.add_argument("output", nargs="?")
     args = parser.parse_args()
-    table = run(args)
-    if args.output:
-        table.to_csv(args.output, index=False)
-    else:
-        print(table.to_csv(index=False), end="")
+    if not args.output:
+        print(run(args).to_csv(index=False), end="")
+        return
+    out, tmp = open_output(args.output)
+    try:
+        table = run(args)
+        with out:
+            table.to_csv(out, index=False)
+        os.replace(tmp, args.output)
+    finally:
+        # a failed run (sys.exit included) leaves an earlier file as it was
+        out.close()
+        if os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 if __name__ == "__main__":

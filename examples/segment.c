@@ -11,9 +11,12 @@
  * Gaussian blur, Otsu threshold, erosion with a disk, labelling), prints
  * every region's statistics as CSV and writes the coloured labels as PNG.
  *
- *   segment [--backend cuda|cpu] [--sigma S] [--radius R] [--min-area N]
- *           INPUT OUTPUT.png
+ *   segment [--backend auto|cuda|cpu] [--sigma S] [--radius R]
+ *           [--min-area N] INPUT OUTPUT.png
  *
+ * --backend defaults to auto, the elements' default: the GPU where a
+ * usable CUDA device is there, otherwise the CPU (the same output), with
+ * a note on stderr that says so.
  * INPUT is an image or a clip, a file or a URI: anything decodebin
  * decodes.  OUTPUT receives the label image; for a clip it holds the last
  * frame, unless it has a printf pattern such as labels-%05d.png, which
@@ -57,6 +60,7 @@ typedef struct
   GstElement *label;
   guint64 frame;
   gboolean failed;
+  gboolean told_cpu;
 } Segment;
 
 static gint
@@ -148,6 +152,26 @@ print_error (GstMessage * message)
   g_free (debug);
 }
 
+/* backend=auto without a usable CUDA device: each element says, once,
+ * that it runs on the CPU (RESOURCE/NOT_FOUND); told once.  Other
+ * warnings as they come. */
+static void
+print_warning (Segment * segment, GstMessage * message)
+{
+  GError *error = NULL;
+  gboolean on_cpu;
+
+  gst_message_parse_warning (message, &error, NULL);
+  on_cpu = g_error_matches (error, GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_NOT_FOUND);
+  if (!on_cpu)
+    g_printerr ("warning: %s\n", error->message);
+  else if (!segment->told_cpu)
+    g_printerr ("note: %s\n", error->message);
+  segment->told_cpu |= on_cpu;
+  g_error_free (error);
+}
+
 static gboolean
 watch_bus (GstBus * bus, GstMessage * message, gpointer user_data)
 {
@@ -161,6 +185,9 @@ watch_bus (GstBus * bus, GstMessage * message, gpointer user_data)
       break;
     case GST_MESSAGE_EOS:
       g_main_loop_quit (segment->loop);
+      break;
+    case GST_MESSAGE_WARNING:
+      print_warning (segment, message);
       break;
     default:
       break;
@@ -204,7 +231,8 @@ main (int argc, char **argv)
   gint radius = DEFAULT_RADIUS, min_area = 0;
   GOptionEntry entries[] = {
     {"backend", 0, 0, G_OPTION_ARG_STRING, &backend,
-        "cuda (default) or cpu", "NAME"},
+          "auto (default: the GPU if there is one, else the CPU), cuda or cpu",
+        "NAME"},
     {"sigma", 0, 0, G_OPTION_ARG_DOUBLE, &sigma,
         "Standard deviation of the Gaussian blur in pixels (default 2)", "S"},
     {"radius", 0, 0, G_OPTION_ARG_INT, &radius,
@@ -214,7 +242,7 @@ main (int argc, char **argv)
     {NULL}
   };
   GOptionContext *options = g_option_context_new ("INPUT OUTPUT.png");
-  Segment segment = { NULL, 0, FALSE };
+  Segment segment = { NULL, NULL, 0, FALSE, FALSE };
   GError *error = NULL;
   GstElement *pipeline, *label;
   GstPad *pad;
@@ -238,7 +266,12 @@ main (int argc, char **argv)
         "%%05d, and %%%% for a %%\n", argv[2]);
     return 2;
   }
-  if (argc != 3 || min_area < 0) {
+  if (min_area < 0) {
+    g_printerr ("error: --min-area=%d: a number of pixels, 0 (keep every "
+        "region) or more\n", min_area);
+    return 2;
+  }
+  if (argc != 3) {
     gchar *help = g_option_context_get_help (options, TRUE, NULL);
 
     g_printerr ("%s", help);
@@ -253,9 +286,10 @@ main (int argc, char **argv)
     return 1;
   }
   if (!backend)
-    backend = g_strdup ("cuda");
-  if (!g_str_equal (backend, "cuda") && !g_str_equal (backend, "cpu")) {
-    g_printerr ("error: --backend=%s: cuda or cpu\n", backend);
+    backend = g_strdup ("auto");
+  if (!g_str_equal (backend, "auto") && !g_str_equal (backend, "cuda") &&
+      !g_str_equal (backend, "cpu")) {
+    g_printerr ("error: --backend=%s: auto, cuda or cpu\n", backend);
     return 2;
   }
 

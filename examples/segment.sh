@@ -5,45 +5,44 @@
 #
 #   examples/segment.sh [BUILD_DIR] [IMAGE.png] [OUT.png]
 #
-# Defaults: build, examples/data/coins.png and coins-labels.png.  Without
-# a usable CUDA device it says so and runs backend=cpu, whose output is
-# identical.  examples/segment.c prints the region table as CSV.
+# Defaults: build, examples/data/coins.png and coins-labels.png.  The
+# elements' default, backend=auto, runs on the GPU where a usable CUDA
+# device is there and on the CPU otherwise (identical output): the script
+# says which.  OUT.png is written only when the run succeeds: a failed run
+# prints gst-launch's error and leaves an earlier OUT.png as it was.
+# examples/segment.c prints the region table as CSV.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}
 image=${2:-$top/examples/data/coins.png}
 out=${3:-coins-labels.png}
-export GST_PLUGIN_PATH="$build/ext${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
+. "$top/examples/launch.sh"
+use_plugin "$build" cudalabel
 
-if ! gst-inspect-1.0 cudalabel >/dev/null 2>&1; then
-  echo "cudaimgproc plugin not found in $build/ext: build it first (meson compile -C $build)" >&2
-  exit 1
+if [ -d "$out" ]; then
+  printf '%s\n' "error: $out is a directory: give the file to write" >&2
+  exit 2
 fi
-
-# One tiny frame tells whether the GPU path can start here.
-if gst-launch-1.0 -q videotestsrc num-buffers=1 ! cudagray backend=cuda ! fakesink \
-    >/dev/null 2>&1; then
-  b=cuda
-else
-  b=cpu
-  echo "NOTICE: no usable CUDA device or driver here; running backend=cpu"
-  echo "        (the reference implementation: identical output, slower)."
-fi
+image_q=$(quote "$image") || exit 2
+# Written next to OUT under a temporary name, moved onto it on success.
+temp_beside "$out"
 
 # cudalabel posts each frame's region table (-m prints it): keep the count.
-log=$(gst-launch-1.0 -m filesrc location="$image" ! pngdec ! videoconvert ! \
-  cudagray backend=$b ! cudablur backend=$b sigma=2 ! cudaotsu backend=$b ! \
-  cudamorph backend=$b operation=erode shape=disk radius=2 ! \
-  cudalabel backend=$b post-messages=true ! \
-  videoconvert ! pngenc ! filesink location="$out" 2>&1) || {
-  echo "$log" >&2
-  exit 1
-}
-n=$(echo "$log" |
-  sed -n 's/.*(element): cudalabel, .*n-regions=(uint)\([0-9]*\).*/\1/p')
-if [ -z "$n" ] || ! [ -s "$out" ]; then
-  rm -f "$out"
-  echo "error: no frame came out of $image" >&2
+# gst-launch's errors go to stderr, as they come.
+if ! log=$(gst-launch-1.0 -m filesrc location="$image_q" ! pngdec ! \
+    videoconvert ! cudagray ! cudablur sigma=2 ! cudaotsu ! \
+    cudamorph operation=erode shape=disk radius=2 ! \
+    cudalabel post-messages=true ! \
+    videoconvert ! pngenc ! filesink location="$tmp_q"); then
+  printf '%s\n' "error: segment.sh failed: $out left as it was" >&2
   exit 1
 fi
-echo "wrote $out: $n regions (backend=$b)"
+n=$(printf '%s\n' "$log" |
+  sed -n 's/.*(element): cudalabel, .*n-regions=(uint)\([0-9]*\).*/\1/p')
+if [ -z "$n" ] || ! [ -s "$tmp" ]; then
+  printf '%s\n' "error: no frame came out of $image: $out left as it was" >&2
+  exit 1
+fi
+mv -f "$tmp" "$out"
+say_where "$log"
+printf '%s\n' "wrote $out: $n regions"
