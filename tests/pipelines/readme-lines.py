@@ -6,8 +6,10 @@
 Each line runs with bash, in a fresh folder that holds `examples` (a link
 to SOURCE_ROOT/examples) and `build/ext` (a link to PLUGIN_DIR), with an
 environment as bare as a new user's shell: PATH, a fresh HOME (so a fresh
-registry) and what the README's `export` lines set, run as written (there
-is no DISPLAY).  A line passes when it exits 0 within its time and, where
+registry), what locates a GStreamer installed outside the system's paths
+(LD_LIBRARY_PATH, GST_PLUGIN_SYSTEM_PATH, GST_PLUGIN_SCANNER, as its user
+would have them) and what the README's `export` lines set, run as written
+(there is no DISPLAY).  A line passes when it exits 0 within its time and, where
 it writes a file (filesink, multifilesink: the first of the pattern), that
 file is not empty.
 
@@ -111,6 +113,11 @@ def main():
         os.makedirs(home)
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"),
                "HOME": home, "LANG": "C.UTF-8"}
+        for name in ("LD_LIBRARY_PATH", "GST_PLUGIN_SYSTEM_PATH",
+                     "GST_PLUGIN_SYSTEM_PATH_1_0", "GST_PLUGIN_SCANNER",
+                     "GST_PLUGIN_SCANNER_1_0"):
+            if name in os.environ:
+                env[name] = os.environ[name]
         if mode == "cpu":
             env["CUDA_VISIBLE_DEVICES"] = "-1"
 
@@ -133,6 +140,14 @@ def main():
                                   cwd=work, stdout=subprocess.DEVNULL,
                                   stderr=subprocess.DEVNULL).returncode == 0
 
+        gst = subprocess.run(
+            ["gst-launch-1.0", "-q", "videotestsrc", "num-buffers=1", "!",
+             "fakesink"], env=env, cwd=work, capture_output=True, text=True,
+            timeout=TIMEOUT)
+        if gst.returncode != 0:
+            print("FAIL: gst-launch-1.0 does not run here\n" + gst.stdout +
+                  gst.stderr)
+            return 1
         if mode == "cuda":
             probe = subprocess.run(
                 ["gst-launch-1.0", "-q", "videotestsrc", "num-buffers=1", "!",
