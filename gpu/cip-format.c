@@ -28,6 +28,12 @@ static const struct
   [CIP_FORMAT_RGB] = {"RGB", {0, 1, 2, 3}},
   [CIP_FORMAT_BGR] = {"BGR", {2, 1, 0, 3}},
   [CIP_FORMAT_GRAY16] = {"GRAY16", {0, 0, 0, 2}},
+  [CIP_FORMAT_YUYV] = {"YUYV", {0, 0, 0, 2}},
+  [CIP_FORMAT_UYVY] = {"UYVY", {1, 1, 1, 2}},
+  [CIP_FORMAT_GRAY16_BE] = {"GRAY16_BE", {0, 0, 0, 2}},
+  [CIP_FORMAT_GRAY10_MSB] = {"GRAY10_MSB", {0, 0, 0, 2}},
+  [CIP_FORMAT_GRAY10_LSB] = {"GRAY10_LSB", {0, 0, 0, 2}},
+  [CIP_FORMAT_GRAY12_LSB] = {"GRAY12_LSB", {0, 0, 0, 2}},
 };
 
 static int
@@ -119,6 +125,27 @@ cip_check_pair (const CipImage * src, const CipImage * dst,
   if (src_must_be_gray && src->format != CIP_FORMAT_GRAY8)
     return CIP_ERROR_INVALID_ARGUMENT;
   return CIP_OK;
+}
+
+int
+cip_format_is_deep_luma (CipFormat format)
+{
+  return format == CIP_FORMAT_GRAY16 || (format >= CIP_FORMAT_GRAY16_BE &&
+      format <= CIP_FORMAT_GRAY12_LSB);
+}
+
+CipStatus
+cip_check_gray_pair (const CipImage * src, const CipImage * dst)
+{
+  if (cip_image_validate (src) != CIP_OK || cip_image_validate (dst) != CIP_OK)
+    return CIP_ERROR_INVALID_ARGUMENT;
+  if (src->width != dst->width || src->height != dst->height)
+    return CIP_ERROR_INVALID_ARGUMENT;
+  if (dst->format == CIP_FORMAT_GRAY8)
+    return CIP_OK;
+  if (dst->format == CIP_FORMAT_GRAY16 && cip_format_is_deep_luma (src->format))
+    return CIP_OK;
+  return CIP_ERROR_INVALID_ARGUMENT;
 }
 
 CipStatus

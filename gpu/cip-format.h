@@ -35,6 +35,14 @@ CipStatus cip_check_filter_pair (const CipImage * src, const CipImage * dst);
 
 CipStatus cip_check_gray_method (CipGrayMethod method);
 
+/* Whether @format is luma of more than eight bits (GRAY16, GRAY16_BE,
+ * GRAY10_MSB, GRAY10_LSB, GRAY12_LSB). */
+int cip_format_is_deep_luma (CipFormat format);
+
+/* Validates cip_gray()'s images: both well formed, the same size, @dst
+ * GRAY8, or GRAY16 for deep luma. */
+CipStatus cip_check_gray_pair (const CipImage * src, const CipImage * dst);
+
 #ifdef __cplusplus
 }
 #endif

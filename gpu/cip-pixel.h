@@ -65,6 +65,36 @@ cip_gray_pixel (uint32_t r, uint32_t g, uint32_t b, CipGrayMethod method)
       >> CIP_GRAY_SHIFT);
 }
 
+/* The luma of a pixel of a two-byte layout (@word: its two bytes, little
+ * endian) in 16 bits, as GStreamer's unpacking gives it: the significant
+ * bits at the top and repeated below them (P010: v | v >> 10); 8-bit luma
+ * (YUYV, UYVY) in the top byte.  Gray of eight bits is the top byte. */
+CIP_HOST_DEVICE uint16_t
+cip_luma16 (uint32_t word, CipFormat format)
+{
+  uint16_t v;
+
+  switch (format) {
+    case CIP_FORMAT_YUYV:
+      return (uint16_t) ((word & 0xff) << 8);
+    case CIP_FORMAT_UYVY:
+      return (uint16_t) (word & 0xff00);
+    case CIP_FORMAT_GRAY16_BE:
+      return (uint16_t) (((word & 0xff) << 8) | ((word >> 8) & 0xff));
+    case CIP_FORMAT_GRAY10_MSB:
+      v = (uint16_t) word;
+      return (uint16_t) (v | (v >> 10));
+    case CIP_FORMAT_GRAY10_LSB:
+      v = (uint16_t) (word << 6);
+      return (uint16_t) (v | (v >> 10));
+    case CIP_FORMAT_GRAY12_LSB:
+      v = (uint16_t) (word << 4);
+      return (uint16_t) (v | (v >> 12));
+    default:
+      return (uint16_t) word;
+  }
+}
+
 CIP_HOST_DEVICE uint8_t
 cip_mask_pixel (uint8_t value, uint8_t threshold, uint8_t foreground,
     bool invert)

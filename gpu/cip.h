@@ -53,10 +53,20 @@ typedef enum
   CIP_FORMAT_ABGR,
   CIP_FORMAT_RGB,
   CIP_FORMAT_BGR,
-  CIP_FORMAT_GRAY16,            /* 16-bit native-endian: label ids */
+  CIP_FORMAT_GRAY16,            /* 16-bit little-endian: label ids, and the
+                                 * luma of GRAY16_LE and P016_LE */
+  /* The luma of camera and decoder layouts, two bytes a pixel, that
+   * cip_gray() reads (GRAY8 is the luma plane of the 8-bit planar and
+   * semi-planar ones): */
+  CIP_FORMAT_YUYV,              /* Y in bytes 0 and 2 of 4: YUY2, YVYU */
+  CIP_FORMAT_UYVY,              /* Y in bytes 1 and 3 of 4: UYVY */
+  CIP_FORMAT_GRAY16_BE,         /* 16-bit big-endian */
+  CIP_FORMAT_GRAY10_MSB,        /* 10 bits at the top of 16-bit LE words: P010 */
+  CIP_FORMAT_GRAY10_LSB,        /* 10 bits at the bottom: I420_10LE */
+  CIP_FORMAT_GRAY12_LSB,        /* 12 bits at the bottom: I420_12LE */
 } CipFormat;
 
-#define CIP_N_FORMATS (CIP_FORMAT_GRAY16 + 1)
+#define CIP_N_FORMATS (CIP_FORMAT_GRAY12_LSB + 1)
 /* The formats with 8-bit channels, GRAY8 to BGR: what colour operations
  * read. */
 #define CIP_N_INPUT_FORMATS (CIP_FORMAT_BGR + 1)
@@ -179,7 +189,11 @@ CipStatus cip_fill (CipImage * image, uint8_t value, CipStream * stream);
  * GRAY8.  Each is asynchronous: results are ready after
  * cip_stream_synchronize(). */
 
-/* Colour (any CipFormat) to gray. GRAY8 input is copied. */
+/* Colour (GRAY8 to BGR) or a layout's luma (GRAY16 to GRAY12_LSB) to
+ * gray.  Luma of more than eight bits is read as GStreamer unpacks it, to
+ * 16 bits with its bits repeated below (cip_luma16()); @dst is GRAY8, its
+ * top byte, or for those, GRAY16.  GRAY8 to GRAY8 and GRAY16 to GRAY16
+ * are copies. */
 CipStatus cip_gray (const CipImage * src, CipImage * dst,
     CipGrayMethod method, CipStream * stream);
 

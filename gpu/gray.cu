@@ -7,7 +7,8 @@
  * version 2 of the License, or (at your option) any later version.
  */
 
-/* Colour to gray: cip_gray_pixel() on every pixel. */
+/* Colour to gray: cip_gray_pixel() on every pixel; the luma of two-byte
+ * layouts: cip_luma16() on every pixel. */
 
 #include "cip-cuda.cuh"
 
@@ -127,6 +128,143 @@ launch_gray (const GrayParams & p, bool packed4, CipStream * stream)
   return CIP_OK;
 }
 
+/* Two-byte layouts: a thread reads LUMA_GROUP pixels (16 bytes) at a
+ * time, LUMA_GROUPS_PER_THREAD groups a block-width apart, loads first. */
+#define LUMA_GROUP 8
+#define LUMA_GROUPS_PER_THREAD (CIP_UNIT / LUMA_GROUP)
+#define LUMA_GROUP_STRIDE (CIP_ROW_THREADS * LUMA_GROUP)
+
+struct LumaParams
+{
+  const uint8_t *src;
+  size_t src_stride;
+  uint8_t *dst;
+  size_t dst_stride;
+  int width;
+  int height;
+  bool src_aligned;             /* rows 16-byte aligned */
+  bool dst_aligned;             /* rows aligned for a group's store */
+};
+
+template < CipFormat format, bool deep_out >
+__global__ void
+luma_kernel (LumaParams p)
+{
+  int y = blockIdx.y;
+  int x0 = blockIdx.x * CIP_ROW_SPAN + threadIdx.x * LUMA_GROUP;
+  const uint8_t *__restrict__ in = p.src + y * p.src_stride;
+  uint8_t *out = p.dst + y * p.dst_stride;
+  uint4 px[LUMA_GROUPS_PER_THREAD];
+
+  if (x0 >= p.width)
+    return;
+
+#pragma unroll
+  for (int k = 0; k < LUMA_GROUPS_PER_THREAD; k++) {
+    int x = x0 + k * LUMA_GROUP_STRIDE;
+    const uint8_t *at = in + (size_t) x * 2;
+
+    if (p.src_aligned && x + LUMA_GROUP <= p.width) {
+      px[k] = *(const uint4 *) at;
+    } else if (x < p.width) {
+      uint32_t w[LUMA_GROUP / 2] = { 0, 0, 0, 0 };
+
+      for (int i = 0; i < LUMA_GROUP && x + i < p.width; i++)
+        w[i / 2] |= (at[2 * i] | (uint32_t) at[2 * i + 1] << 8) <<
+            (16 * (i % 2));
+      px[k] = make_uint4 (w[0], w[1], w[2], w[3]);
+    }
+  }
+
+#pragma unroll
+  for (int k = 0; k < LUMA_GROUPS_PER_THREAD; k++) {
+    int x = x0 + k * LUMA_GROUP_STRIDE;
+    const uint32_t words[4] = { px[k].x, px[k].y, px[k].z, px[k].w };
+    uint16_t v[LUMA_GROUP];
+
+    if (x >= p.width)
+      break;
+#pragma unroll
+    for (int i = 0; i < LUMA_GROUP; i++)
+      v[i] = cip_luma16 (words[i / 2] >> (16 * (i % 2)), format);
+
+    if (deep_out) {
+      if (p.dst_aligned && x + LUMA_GROUP <= p.width) {
+        *(uint4 *) (out + (size_t) x * 2) =
+            make_uint4 (v[0] | (uint32_t) v[1] << 16,
+            v[2] | (uint32_t) v[3] << 16, v[4] | (uint32_t) v[5] << 16,
+            v[6] | (uint32_t) v[7] << 16);
+      } else {
+        /* byte stores: the rows may be at odd addresses */
+        for (int i = 0; i < LUMA_GROUP && x + i < p.width; i++) {
+          out[(size_t) (x + i) * 2] = v[i] & 0xff;
+          out[(size_t) (x + i) * 2 + 1] = v[i] >> 8;
+        }
+      }
+    } else {
+      if (p.dst_aligned && x + LUMA_GROUP <= p.width)
+        *(uint2 *) (out + x) =
+            make_uint2 ((v[0] >> 8) | (v[1] & 0xff00) | (uint32_t) (v[2] >> 8)
+            << 16 | (uint32_t) (v[3] >> 8) << 24, (v[4] >> 8) | (v[5] & 0xff00)
+            | (uint32_t) (v[6] >> 8) << 16 | (uint32_t) (v[7] >> 8) << 24);
+      else
+        for (int i = 0; i < LUMA_GROUP && x + i < p.width; i++)
+          out[x + i] = v[i] >> 8;
+    }
+  }
+}
+
+template < CipFormat format >
+static CipStatus
+launch_luma (const LumaParams & p, bool deep_out, CipStream * stream)
+{
+  dim3 grid (cip_row_segments (p.width), p.height);
+
+  if (deep_out)
+    luma_kernel < format, true > <<<grid, CIP_ROW_THREADS, 0,
+        stream->stream >>> (p);
+  else
+    luma_kernel < format, false > <<<grid, CIP_ROW_THREADS, 0,
+        stream->stream >>> (p);
+  CIP_CUDA_TRY_LAUNCH (stream, "luma kernel");
+  return CIP_OK;
+}
+
+static CipStatus
+gray_of_luma (const CipImage * src, CipImage * dst, CipStream * stream)
+{
+  LumaParams p;
+  bool deep_out = dst->format == CIP_FORMAT_GRAY16;
+
+  p.src = (const uint8_t *) src->data;
+  p.src_stride = src->stride;
+  p.dst = (uint8_t *) dst->data;
+  p.dst_stride = dst->stride;
+  p.width = src->width;
+  p.height = src->height;
+  p.src_aligned = cip_rows_aligned (src, 16);
+  p.dst_aligned = cip_rows_aligned (dst, deep_out ? 16 : 8);
+
+  switch (src->format) {
+    case CIP_FORMAT_YUYV:
+      return launch_luma < CIP_FORMAT_YUYV > (p, deep_out, stream);
+    case CIP_FORMAT_UYVY:
+      return launch_luma < CIP_FORMAT_UYVY > (p, deep_out, stream);
+    case CIP_FORMAT_GRAY16:
+      return launch_luma < CIP_FORMAT_GRAY16 > (p, deep_out, stream);
+    case CIP_FORMAT_GRAY16_BE:
+      return launch_luma < CIP_FORMAT_GRAY16_BE > (p, deep_out, stream);
+    case CIP_FORMAT_GRAY10_MSB:
+      return launch_luma < CIP_FORMAT_GRAY10_MSB > (p, deep_out, stream);
+    case CIP_FORMAT_GRAY10_LSB:
+      return launch_luma < CIP_FORMAT_GRAY10_LSB > (p, deep_out, stream);
+    case CIP_FORMAT_GRAY12_LSB:
+      return launch_luma < CIP_FORMAT_GRAY12_LSB > (p, deep_out, stream);
+    default:
+      return CIP_ERROR_INVALID_ARGUMENT;
+  }
+}
+
 extern "C" CipStatus
 cip_gray (const CipImage * src, CipImage * dst, CipGrayMethod method,
     CipStream * stream)
@@ -134,12 +272,14 @@ cip_gray (const CipImage * src, CipImage * dst, CipGrayMethod method,
   GrayParams p;
   bool packed4;
 
-  if (stream == NULL || cip_check_pair (src, dst, 0) != CIP_OK ||
+  if (stream == NULL || cip_check_gray_pair (src, dst) != CIP_OK ||
       cip_check_gray_method (method) != CIP_OK)
     return CIP_ERROR_INVALID_ARGUMENT;
 
-  if (src->format == CIP_FORMAT_GRAY8)
+  if (src->format == dst->format)
     return cip_copy (src, dst, stream);
+  if (cip_format_bytes_per_pixel (src->format) == 2)
+    return gray_of_luma (src, dst, stream);
 
   p.src = (const uint8_t *) src->data;
   p.src_stride = src->stride;

@@ -38,6 +38,13 @@ formats_add (GPtrArray * formats, const gchar * format)
   g_ptr_array_add (formats, (gpointer) format);
 }
 
+/* Whether the output @format comes from deep inputs only. */
+static gboolean
+is_deep_only (const GstCudaImgprocFormats * element, const gchar * format)
+{
+  return element->deep_formats && g_str_equal (format, "GRAY16_LE");
+}
+
 /* The formats the other pad may have when this one has @format. */
 static void
 other_formats (const GstCudaImgprocFormats * element,
@@ -47,11 +54,14 @@ other_formats (const GstCudaImgprocFormats * element,
   guint i;
 
   if (direction == GST_PAD_SINK) {
-    if (outputs)
+    if (outputs) {
       for (i = 0; outputs[i]; i++)
-        formats_add (formats, outputs[i]);
-    else
+        if (!is_deep_only (element, outputs[i]) ||
+            formats_contain (element->deep_formats, format))
+          formats_add (formats, outputs[i]);
+    } else {
       formats_add (formats, format);
+    }
     if (outputs ? formats_contain (outputs, "GRAY8") :
         g_str_equal (format, "GRAY8"))
       for (i = 0; gray_as_yuv_formats[i]; i++)
@@ -59,6 +69,11 @@ other_formats (const GstCudaImgprocFormats * element,
     return;
   }
 
+  if (element->input_formats && is_deep_only (element, format)) {
+    for (i = 0; element->deep_formats[i]; i++)
+      formats_add (formats, element->deep_formats[i]);
+    return;
+  }
   if (element->input_formats) {
     if (formats_contain (outputs, format) || (formats_contain (outputs,
                 "GRAY8") && formats_contain (gray_as_yuv_formats, format)))
@@ -328,7 +343,7 @@ gst_cuda_imgproc_caps_add_pad_templates (GstElementClass * klass,
 {
   /* The element as its class will say it. */
   GstCudaImgprocFormats element = { output_formats ? input_formats : NULL,
-    output_formats, FALSE
+    output_formats, NULL, FALSE
   };
   GPtrArray *formats;
   guint i;

@@ -28,6 +28,9 @@ typedef struct
    * (NULL-terminated); both NULL: the output has the input's format. */
   const gchar *const *input_formats;
   const gchar *const *output_formats;
+  /* Inputs of more than eight bits: the only ones a GRAY16_LE output
+   * comes from (NULL: any input). */
+  const gchar *const *deep_formats;
   /* NV12 and I420 input keeps its chroma in an output of its format. */
   gboolean passes_chroma;
 } GstCudaImgprocFormats;

@@ -407,7 +407,7 @@ element_formats (GstCudaImgprocFilter * self)
   GstCudaImgprocFilterClass *klass = GST_CUDA_IMGPROC_FILTER_GET_CLASS (self);
   GstCudaImgprocFormats formats = { klass->input_formats,
     klass->get_output_formats ? klass->get_output_formats (self) :
-        klass->output_formats, klass->passes_chroma
+        klass->output_formats, klass->deep_formats, klass->passes_chroma
   };
 
   return formats;

@@ -101,6 +101,8 @@ G_DECLARE_DERIVABLE_TYPE (GstCudaImgprocFilter, gst_cuda_imgproc_filter,
  *   input's: the formats the sink pad takes (%NULL-terminated)
  * @output_formats: ... and those the source pad gives.  Both %NULL: the
  *   output has the input's format.
+ * @deep_formats: optional; of @input_formats, those of more than eight
+ *   bits: the only ones a GRAY16_LE of @output_formats comes from.
  * @attaches_results: @frame_done attaches what a frame computed to its
  *   output, which then leaves only once the frame's work has run.
  * @attaches_intensity: the element makes masks: each output frame carries
@@ -135,6 +137,7 @@ struct _GstCudaImgprocFilterClass
   gsize frame_state_size;
   const gchar *const *input_formats;
   const gchar *const *output_formats;
+  const gchar *const *deep_formats;
   gboolean attaches_results;
   gboolean attaches_intensity;
   gboolean passes_chroma;

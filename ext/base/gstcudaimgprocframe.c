@@ -24,8 +24,38 @@ gst_cuda_imgproc_cip_format (GstVideoFormat format, CipFormat * cip_format)
   switch (format) {
     case GST_VIDEO_FORMAT_GRAY8:
     case GST_VIDEO_FORMAT_NV12:
+    case GST_VIDEO_FORMAT_NV21:
+    case GST_VIDEO_FORMAT_NV16:
+    case GST_VIDEO_FORMAT_NV61:
+    case GST_VIDEO_FORMAT_NV24:
     case GST_VIDEO_FORMAT_I420:
+    case GST_VIDEO_FORMAT_YV12:
+    case GST_VIDEO_FORMAT_Y42B:
+    case GST_VIDEO_FORMAT_Y444:
       *cip_format = CIP_FORMAT_GRAY8;   /* the luma plane */
+      return TRUE;
+    case GST_VIDEO_FORMAT_YUY2:
+    case GST_VIDEO_FORMAT_YVYU:
+      *cip_format = CIP_FORMAT_YUYV;
+      return TRUE;
+    case GST_VIDEO_FORMAT_UYVY:
+      *cip_format = CIP_FORMAT_UYVY;
+      return TRUE;
+    case GST_VIDEO_FORMAT_GRAY16_LE:
+    case GST_VIDEO_FORMAT_P016_LE:
+      *cip_format = CIP_FORMAT_GRAY16;
+      return TRUE;
+    case GST_VIDEO_FORMAT_GRAY16_BE:
+      *cip_format = CIP_FORMAT_GRAY16_BE;
+      return TRUE;
+    case GST_VIDEO_FORMAT_P010_10LE:
+      *cip_format = CIP_FORMAT_GRAY10_MSB;
+      return TRUE;
+    case GST_VIDEO_FORMAT_I420_10LE:
+      *cip_format = CIP_FORMAT_GRAY10_LSB;
+      return TRUE;
+    case GST_VIDEO_FORMAT_I420_12LE:
+      *cip_format = CIP_FORMAT_GRAY12_LSB;
       return TRUE;
     case GST_VIDEO_FORMAT_RGBA:
       *cip_format = CIP_FORMAT_RGBA;
@@ -50,9 +80,6 @@ gst_cuda_imgproc_cip_format (GstVideoFormat format, CipFormat * cip_format)
       return TRUE;
     case GST_VIDEO_FORMAT_BGR:
       *cip_format = CIP_FORMAT_BGR;
-      return TRUE;
-    case GST_VIDEO_FORMAT_GRAY16_LE:
-      *cip_format = CIP_FORMAT_GRAY16;
       return TRUE;
     default:
       return FALSE;
@@ -115,7 +142,26 @@ meta_describes (const GstVideoMeta * meta, const GstVideoInfo * info)
       meta->n_planes == GST_VIDEO_INFO_N_PLANES (info);
 }
 
+/* Whether each plane's rows, as @meta places them, start at a whole
+ * sample: a 16-bit plane at an odd offset or stride would be read across
+ * its samples. */
+static gboolean
+meta_rows_aligned (const GstVideoMeta * meta, const GstVideoInfo * info)
+{
+  guint comp;
+
+  for (comp = 0; comp < GST_VIDEO_INFO_N_COMPONENTS (info); comp++) {
+    guint plane = GST_VIDEO_FORMAT_INFO_PLANE (info->finfo, comp);
+
+    if (GST_VIDEO_FORMAT_INFO_DEPTH (info->finfo, comp) > 8 &&
+        (meta->stride[plane] % 2 != 0 || meta->offset[plane] % 2 != 0))
+      return FALSE;
+  }
+  return TRUE;
+}
+
 #define WHY_META "its video meta describes another frame"
+#define WHY_ALIGN "its video meta puts 16-bit rows at odd strides or offsets"
 #define WHY_SHORT "it is smaller than its caps say"
 #define WHY_MEMORY "a plane does not lie within one of its memories " \
   "(split across memories, or past the end of one)"
@@ -129,6 +175,10 @@ gst_cuda_imgproc_frame_map_checked (GstVideoFrame * frame,
 
   if (meta && !meta_describes (meta, info)) {
     *why = WHY_META;
+    return FALSE;
+  }
+  if (meta && !meta_rows_aligned (meta, info)) {
+    *why = WHY_ALIGN;
     return FALSE;
   }
   if (!gst_video_frame_map (frame, (GstVideoInfo *) info, buffer, flags)) {
@@ -157,6 +207,10 @@ gst_cuda_imgproc_frame_check (const GstVideoInfo * info, GstBuffer * buffer,
   }
   if (!meta_describes (meta, info)) {
     *why = WHY_META;
+    return FALSE;
+  }
+  if (!meta_rows_aligned (meta, info)) {
+    *why = WHY_ALIGN;
     return FALSE;
   }
   *why = WHY_MEMORY;

@@ -13,8 +13,11 @@
  *
  * Converts colour video to GRAY8 on the GPU.  The `method` property picks
  * the weights; the default, `bt601`, equals OpenCV's
- * `cvtColor (..., COLOR_RGB2GRAY)` bit for bit.  For NV12 and I420 the
- * luma plane is the answer; GRAY8 input passes through.
+ * `cvtColor (..., COLOR_RGB2GRAY)` bit for bit.  Of YUV, as cameras and
+ * decoders give it (YUY2, UYVY, NV12, NV21, I420, P010_10LE, ...), and of
+ * GRAY16 the gray is the luma, byte for byte what `videoconvert` gives;
+ * inputs of more than eight bits can also give GRAY16_LE.  GRAY8 input
+ * passes through.
  *
  * ## Example launch line
  * |[
@@ -41,12 +44,22 @@ enum
 
 #define DEFAULT_METHOD GST_CUDA_GRAY_METHOD_BT601
 
+/* Colour, then YUV as cameras and decoders give it (its luma is the
+ * gray), then gray. */
 static const gchar *const input_formats[] = {
-  "RGBA", "BGRA", "RGBx", "BGRx", "ARGB", "ABGR", "RGB", "BGR", "NV12",
-  "I420", "GRAY8", NULL
+  "RGBA", "BGRA", "RGBx", "BGRx", "ARGB", "ABGR", "RGB", "BGR",
+  "NV12", "NV21", "NV16", "NV61", "NV24", "I420", "YV12", "Y42B", "Y444",
+  "YUY2", "YVYU", "UYVY", "P010_10LE", "P016_LE", "I420_10LE", "I420_12LE",
+  "GRAY8", "GRAY16_LE", "GRAY16_BE", NULL
 };
 
-static const gchar *const output_formats[] = { "GRAY8", NULL };
+/* Of those, the ones of more than eight bits, which may keep them. */
+static const gchar *const deep_formats[] = {
+  "P010_10LE", "P016_LE", "I420_10LE", "I420_12LE", "GRAY16_LE",
+  "GRAY16_BE", NULL
+};
+
+static const gchar *const output_formats[] = { "GRAY8", "GRAY16_LE", NULL };
 
 struct _GstCudaGray
 {
@@ -121,7 +134,8 @@ gst_cuda_gray_class_init (GstCudaGrayClass * klass)
       output_formats);
   gst_element_class_set_static_metadata (element_class,
       "CUDA colour to gray", "Filter/Converter/Video/Hardware",
-      "Converts colour video to GRAY8 on the GPU", "gst-cuda-imgproc authors");
+      "Converts colour or YUV video to GRAY8 (or GRAY16_LE) on the GPU",
+      "gst-cuda-imgproc authors");
 
   /* GRAY8 in, GRAY8 out: nothing to compute. */
   trans_class->passthrough_on_same_caps = TRUE;
@@ -129,6 +143,7 @@ gst_cuda_gray_class_init (GstCudaGrayClass * klass)
   filter_class->process = GST_DEBUG_FUNCPTR (gst_cuda_gray_process);
   filter_class->input_formats = input_formats;
   filter_class->output_formats = output_formats;
+  filter_class->deep_formats = deep_formats;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_GRAY_METHOD, 0);
 }

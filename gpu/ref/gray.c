@@ -12,6 +12,26 @@
 
 #include <string.h>
 
+/* A two-byte layout's luma (cip_luma16()), as GRAY8 or GRAY16. */
+static void
+luma_row (const uint8_t * in, uint8_t * out, int width, CipFormat format,
+    CipFormat out_format)
+{
+  int x;
+
+  for (x = 0; x < width; x++) {
+    uint16_t v = cip_luma16 (in[2 * x] | (uint32_t) in[2 * x + 1] << 8,
+        format);
+
+    if (out_format == CIP_FORMAT_GRAY16) {
+      out[2 * x] = v & 0xff;
+      out[2 * x + 1] = v >> 8;
+    } else {
+      out[x] = v >> 8;
+    }
+  }
+}
+
 CipStatus
 cip_ref_gray (const CipImage * src, CipImage * dst, CipGrayMethod method,
     CipStream * stream)
@@ -20,7 +40,7 @@ cip_ref_gray (const CipImage * src, CipImage * dst, CipGrayMethod method,
   int x, y;
 
   (void) stream;
-  if (cip_check_pair (src, dst, 0) != CIP_OK ||
+  if (cip_check_gray_pair (src, dst) != CIP_OK ||
       cip_check_gray_method (method) != CIP_OK)
     return CIP_ERROR_INVALID_ARGUMENT;
 
@@ -29,8 +49,12 @@ cip_ref_gray (const CipImage * src, CipImage * dst, CipGrayMethod method,
     const uint8_t *in = (const uint8_t *) src->data + y * src->stride;
     uint8_t *out = (uint8_t *) dst->data + y * dst->stride;
 
-    if (src->format == CIP_FORMAT_GRAY8) {
-      memcpy (out, in, src->width);
+    if (src->format == dst->format) {
+      memcpy (out, in, (size_t) src->width * layout.bytes_per_pixel);
+      continue;
+    }
+    if (layout.bytes_per_pixel == 2) {
+      luma_row (in, out, src->width, src->format, dst->format);
       continue;
     }
     for (x = 0; x < src->width; x++, in += layout.bytes_per_pixel)

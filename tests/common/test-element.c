@@ -89,6 +89,18 @@ cip_test_video_format (CipFormat format)
       return GST_VIDEO_FORMAT_BGR;
     case CIP_FORMAT_GRAY16:
       return GST_VIDEO_FORMAT_GRAY16_LE;
+    case CIP_FORMAT_YUYV:
+      return GST_VIDEO_FORMAT_YUY2;
+    case CIP_FORMAT_UYVY:
+      return GST_VIDEO_FORMAT_UYVY;
+    case CIP_FORMAT_GRAY16_BE:
+      return GST_VIDEO_FORMAT_GRAY16_BE;
+    case CIP_FORMAT_GRAY10_MSB:
+      return GST_VIDEO_FORMAT_P010_10LE;
+    case CIP_FORMAT_GRAY10_LSB:
+      return GST_VIDEO_FORMAT_I420_10LE;
+    case CIP_FORMAT_GRAY12_LSB:
+      return GST_VIDEO_FORMAT_I420_12LE;
   }
   g_assert_not_reached ();
   return GST_VIDEO_FORMAT_UNKNOWN;
@@ -118,6 +130,20 @@ cip_test_plane0_format (GstVideoFormat format)
       return CIP_FORMAT_RGB;
     case GST_VIDEO_FORMAT_BGR:
       return CIP_FORMAT_BGR;
+    case GST_VIDEO_FORMAT_GRAY16_LE:
+      return CIP_FORMAT_GRAY16;
+    case GST_VIDEO_FORMAT_YUY2:
+      return CIP_FORMAT_YUYV;
+    case GST_VIDEO_FORMAT_UYVY:
+      return CIP_FORMAT_UYVY;
+    case GST_VIDEO_FORMAT_GRAY16_BE:
+      return CIP_FORMAT_GRAY16_BE;
+    case GST_VIDEO_FORMAT_P010_10LE:
+      return CIP_FORMAT_GRAY10_MSB;
+    case GST_VIDEO_FORMAT_I420_10LE:
+      return CIP_FORMAT_GRAY10_LSB;
+    case GST_VIDEO_FORMAT_I420_12LE:
+      return CIP_FORMAT_GRAY12_LSB;
     default:
       fail ("no CipFormat for %s", gst_video_format_to_string (format));
       return CIP_FORMAT_GRAY8;

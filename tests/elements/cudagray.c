@@ -204,6 +204,34 @@ GST_START_TEST (test_output_caps)
 
 GST_END_TEST;
 
+/* 16-bit rows at an odd stride, as a video meta puts them, are refused
+ * with an error that names the frame, not read across their samples. */
+GST_START_TEST (test_odd_16bit_stride_refused)
+{
+  GstHarness *h = cip_test_harness_new ("cudagray", NULL);
+  GstBus *bus = cip_test_harness_add_bus (h);
+  GstVideoInfo info;
+  gsize offsets[GST_VIDEO_MAX_PLANES] = { 0, 0 };
+  gint strides[GST_VIDEO_MAX_PLANES] = { 129, 129 };
+  GstBuffer *in;
+
+  fail_unless (gst_video_info_set_format (&info, GST_VIDEO_FORMAT_P010_10LE,
+          64, 48));
+  offsets[1] = 129 * 48;
+  in = gst_buffer_new_allocate (NULL, offsets[1] + 129 * 24, NULL);
+  gst_buffer_memset (in, 0, 0x5a, gst_buffer_get_size (in));
+  gst_buffer_add_video_meta_full (in, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_FORMAT_P010_10LE, 64, 48, 2, offsets, strides);
+  cip_test_harness_set_caps (h, GST_VIDEO_FORMAT_P010_10LE, 64, 48);
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_ERROR);
+  cip_test_bus_assert_one_error (bus, GST_STREAM_ERROR,
+      GST_STREAM_ERROR_FORMAT, "64x48 P010_10LE");
+  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+  cip_test_harness_teardown_with_bus (h, bus);
+}
+
+GST_END_TEST;
+
 /* The method property's value, as its nick. */
 static gchar *
 get_method (GstElement * gray)
@@ -283,6 +311,7 @@ cudagray_suite (void)
   tcase_add_test (tc, test_gray8_is_passed_through);
   tcase_add_loop_test (tc, test_output_caps, 0, G_N_ELEMENTS (formats));
   tcase_add_test (tc, test_method_change_while_playing);
+  tcase_add_test (tc, test_odd_16bit_stride_refused);
 
   return s;
 }

@@ -277,6 +277,47 @@ test_gray_chelsea (void)
   cip_test_image_free (&rgb);
 }
 
+/* The luma of every two-byte layout, as GRAY8 and, of more than eight
+ * bits, GRAY16, on random words (P010's low bits and I420_10LE's high
+ * bits set too), every size and layout. */
+static void
+test_gray_luma (void)
+{
+  static const CipFormat luma_formats[] = {
+    CIP_FORMAT_YUYV, CIP_FORMAT_UYVY, CIP_FORMAT_GRAY16, CIP_FORMAT_GRAY16_BE,
+    CIP_FORMAT_GRAY10_MSB, CIP_FORMAT_GRAY10_LSB, CIP_FORMAT_GRAY12_LSB,
+  };
+  guint i, f, l, deep;
+
+  for (i = 0; i < G_N_ELEMENTS (sizes); i++) {
+    int w = sizes[i][0], h = sizes[i][1];
+
+    if (cip_test_size_skipped (w, h))
+      continue;
+    for (f = 0; f < G_N_ELEMENTS (luma_formats); f++) {
+      for (deep = 0; deep < 2; deep++) {
+        const CipTestLayout *layout =
+            cip_test_layouts[(i + f + deep) % cip_test_n_layouts];
+        CipTestDeviceImage *src, *dst;
+        OpArgs a = { OP_GRAY, CIP_GRAY_BT601 };
+
+        if (deep && (luma_formats[f] == CIP_FORMAT_YUYV ||
+                luma_formats[f] == CIP_FORMAT_UYVY))
+          continue;
+        l = (i + f + deep + 3) % cip_test_n_layouts;
+        src = cip_test_device_image_new (w, h, luma_formats[f], layout,
+            3000 + i * 16 + f * 2 + deep);
+        dst = cip_test_device_image_new (w, h, deep ? CIP_FORMAT_GRAY16 :
+            CIP_FORMAT_GRAY8, cip_test_layouts[l], i);
+        cip_test_device_image_upload (src);
+        check_op (src, dst, &a, "random");
+        cip_test_device_image_free (dst);
+        cip_test_device_image_free (src);
+      }
+    }
+  }
+}
+
 /* Equalize and Otsu */
 
 /* OpenCV's images: the device's output against the reference, and Otsu's
@@ -923,6 +964,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/kernels/gray/sizes", test_gray_sizes);
   g_test_add_func ("/kernels/gray/chelsea", test_gray_chelsea);
+  g_test_add_func ("/kernels/gray/luma", test_gray_luma);
   g_test_add_func ("/kernels/histogram-ops/real-images", test_real_images);
   g_test_add_func ("/kernels/histogram-ops/sizes", test_histogram_ops_sizes);
   g_test_add_func ("/kernels/mask/params", test_mask_params);
