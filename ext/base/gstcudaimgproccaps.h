@@ -31,7 +31,7 @@ typedef struct
   /* Inputs of more than eight bits: the only ones a GRAY16_LE output
    * comes from (NULL: any input). */
   const gchar *const *deep_formats;
-  /* NV12 and I420 input keeps its chroma in an output of its format. */
+  /* YUV input keeps its chroma in an output of its format. */
   gboolean passes_chroma;
 } GstCudaImgprocFormats;
 

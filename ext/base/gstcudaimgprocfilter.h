@@ -108,8 +108,8 @@ G_DECLARE_DERIVABLE_TYPE (GstCudaImgprocFilter, gst_cuda_imgproc_filter,
  * @attaches_intensity: the element makes masks: each output frame carries
  *   its gray input as a #GstCudaImgprocIntensityMeta (unless the input
  *   already carried one, which is passed on).
- * @passes_chroma: the chroma planes of NV12 and I420 input pass to the
- *   output of the same format untouched.  Otherwise an element whose
+ * @passes_chroma: the chroma planes of YUV input pass to the output of
+ *   the same format untouched.  Otherwise an element whose
  *   output is GRAY8 may also output NV12 or I420 (for neighbours that take
  *   no GRAY8, such as nvcodec's): the gray frame as luma, full range, with
  *   neutral chroma (128).

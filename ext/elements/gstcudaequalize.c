@@ -14,8 +14,9 @@
  * Global histogram equalization on the GPU, equal to OpenCV's
  * `equalizeHist` bit for bit.  The histogram, its cumulative sum and the
  * lookup table are all computed on the GPU: nothing returns to the host
- * within a frame.  For NV12 and I420 the luma plane is equalized and the
- * chroma planes pass untouched.
+ * within a frame.  Of 8-bit YUV in planes (NV12, NV21, NV16, NV61, NV24,
+ * I420, YV12, Y42B, Y444) the luma plane is equalized and the chroma
+ * planes pass untouched.
  *
  * ## Example launch line
  * |[
@@ -34,9 +35,12 @@
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_equalize_debug);
 #define GST_CAT_DEFAULT gst_cuda_equalize_debug
 
-/* The formats of both pads: the output has the input's, NV12 and I420
- * with the input's chroma. */
-static const gchar *const formats[] = { "GRAY8", "NV12", "I420", NULL };
+/* The formats of both pads: the output has the input's; of YUV the
+ * luma plane is equalized and the chroma planes pass untouched. */
+static const gchar *const formats[] = {
+  "GRAY8", "NV12", "NV21", "NV16", "NV61", "NV24", "I420", "YV12", "Y42B",
+  "Y444", NULL
+};
 
 struct _GstCudaEqualize
 {

@@ -112,7 +112,14 @@ cip_test_plane0_format (GstVideoFormat format)
   switch (format) {
     case GST_VIDEO_FORMAT_GRAY8:
     case GST_VIDEO_FORMAT_NV12:
+    case GST_VIDEO_FORMAT_NV21:
+    case GST_VIDEO_FORMAT_NV16:
+    case GST_VIDEO_FORMAT_NV61:
+    case GST_VIDEO_FORMAT_NV24:
     case GST_VIDEO_FORMAT_I420:
+    case GST_VIDEO_FORMAT_YV12:
+    case GST_VIDEO_FORMAT_Y42B:
+    case GST_VIDEO_FORMAT_Y444:
       return CIP_FORMAT_GRAY8;
     case GST_VIDEO_FORMAT_RGBA:
       return CIP_FORMAT_RGBA;
@@ -355,6 +362,16 @@ chroma_byte (guint plane, gint x, gint y, guint8 seed)
   return (guint8) (x * 7 + y * 13 + plane * 101 + seed * 31 + 1);
 }
 
+gboolean
+cip_test_format_is_planar_yuv (GstVideoFormat format)
+{
+  const GstVideoFormatInfo *finfo = gst_video_format_get_info (format);
+
+  return GST_VIDEO_FORMAT_INFO_IS_YUV (finfo) &&
+      GST_VIDEO_FORMAT_INFO_N_PLANES (finfo) > 1 &&
+      GST_VIDEO_FORMAT_INFO_DEPTH (finfo, 0) == 8;
+}
+
 GstBuffer *
 cip_test_buffer_new_yuv420 (const CipImage * luma, GstVideoFormat format,
     guint8 seed)
@@ -366,8 +383,7 @@ cip_test_buffer_new_yuv420 (const CipImage * luma, GstVideoFormat format,
   gint x, y;
 
   fail_unless (luma->format == CIP_FORMAT_GRAY8);
-  fail_unless (format == GST_VIDEO_FORMAT_NV12
-      || format == GST_VIDEO_FORMAT_I420);
+  fail_unless (cip_test_format_is_planar_yuv (format));
   fail_unless (gst_video_info_set_format (&info, format, luma->width,
           luma->height));
   buffer = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
@@ -399,7 +415,7 @@ GstBuffer *
 cip_test_buffer_for_format (const CipImage * image, GstVideoFormat format,
     guint8 seed)
 {
-  if (format == GST_VIDEO_FORMAT_NV12 || format == GST_VIDEO_FORMAT_I420)
+  if (cip_test_format_is_planar_yuv (format))
     return cip_test_buffer_new_yuv420 (image, format, seed);
   fail_unless_equals_int (cip_test_video_format (image->format), format);
   return cip_test_buffer_new (image);

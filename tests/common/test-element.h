@@ -119,13 +119,18 @@ GstBuffer *cip_test_buffer_new (const CipImage * image);
  * says so.  Padding bytes are copied too. */
 GstBuffer *cip_test_buffer_new_strided (const CipImage * image, gsize offset);
 
-/* An NV12 or I420 buffer in the default layout: @luma (GRAY8) as its Y
- * plane, the chroma planes filled with a pattern that depends on @seed. */
+/* Whether @format is 8-bit YUV in planes (NV12, NV21, NV16, NV61, NV24,
+ * I420, YV12, Y42B, Y444). */
+gboolean cip_test_format_is_planar_yuv (GstVideoFormat format);
+
+/* A buffer of such a format in the default layout: @luma (GRAY8) as its
+ * Y plane, the chroma planes filled with a pattern that depends on
+ * @seed. */
 GstBuffer *cip_test_buffer_new_yuv420 (const CipImage * luma,
     GstVideoFormat format, guint8 seed);
 
 /* A buffer of the right kind for @format holding @image: packed formats
- * and GRAY8 through cip_test_buffer_new(), NV12 and I420 through
+ * and GRAY8 through cip_test_buffer_new(), planar YUV through
  * cip_test_buffer_new_yuv420() (image is then the luma). */
 GstBuffer *cip_test_buffer_for_format (const CipImage * image,
     GstVideoFormat format, guint8 seed);

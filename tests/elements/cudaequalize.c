@@ -19,7 +19,9 @@ static const gchar *images[] = {
 };
 
 static const GstVideoFormat yuv_formats[] = {
-  GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420,
+  GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_NV21, GST_VIDEO_FORMAT_NV16,
+  GST_VIDEO_FORMAT_NV61, GST_VIDEO_FORMAT_NV24, GST_VIDEO_FORMAT_I420,
+  GST_VIDEO_FORMAT_YV12, GST_VIDEO_FORMAT_Y42B, GST_VIDEO_FORMAT_Y444,
 };
 
 static CipImage
@@ -60,8 +62,8 @@ GST_START_TEST (test_gray8_matches_opencv)
 
 GST_END_TEST;
 
-/* NV12 and I420: the luma plane is equalized as OpenCV does, the chroma
- * planes (a pattern) come out byte for byte as they went in. */
+/* 8-bit YUV in planes: the luma plane is equalized as OpenCV does, the
+ * chroma planes (a pattern) come out byte for byte as they went in. */
 GST_START_TEST (test_yuv_luma_matches_opencv_chroma_untouched)
 {
   const gchar *name = images[__i__ / G_N_ELEMENTS (yuv_formats)];
@@ -86,7 +88,7 @@ GST_START_TEST (test_yuv_luma_matches_opencv_chroma_untouched)
       GST_VIDEO_INFO_SIZE (&info));
   cip_test_assert_buffer_image (out, caps, &expected);
   fail_unless_equals_int (GST_VIDEO_INFO_N_PLANES (&info),
-      format == GST_VIDEO_FORMAT_NV12 ? 2 : 3);
+      g_str_has_prefix (gst_video_format_to_string (format), "NV") ? 2 : 3);
   for (plane = 1; plane < GST_VIDEO_INFO_N_PLANES (&info); plane++)
     cip_test_assert_buffer_plane_equal (in, out, caps, plane);
 

@@ -328,11 +328,13 @@ GST_START_TEST (test_mask_refuses_rgba)
 
 GST_END_TEST;
 
-GST_START_TEST (test_gray_refuses_yuy2)
+/* A layout it does not read (v210: 10-bit 4:2:2 packed in 32-bit words)
+ * is refused at negotiation. */
+GST_START_TEST (test_gray_refuses_v210)
 {
   GstHarness *h = cip_test_harness_new ("cudagray", NULL);
 
-  cip_test_assert_caps_refused (h, GST_VIDEO_FORMAT_YUY2, 16, 8);
+  cip_test_assert_caps_refused (h, GST_VIDEO_FORMAT_v210, 48, 8);
   gst_harness_teardown (h);
 }
 
@@ -1296,7 +1298,7 @@ cudaimgprocfilter_suite (void)
   tcase_add_test (tc, test_plugin_has_its_elements);
   tcase_add_loop_test (tc, test_element_properties, 0, n);
   tcase_add_test (tc, test_mask_refuses_rgba);
-  tcase_add_test (tc, test_gray_refuses_yuy2);
+  tcase_add_test (tc, test_gray_refuses_v210);
   tcase_add_loop_test (tc, test_short_buffer_is_an_error, 0,
       G_N_ELEMENTS (every_input_path));
   tcase_add_loop_test (tc, test_video_meta_that_does_not_fit, 0,
