@@ -36,6 +36,7 @@ typedef enum
   CIP_SCRATCH_LABEL_EXTRA,
   CIP_SCRATCH_LABEL_HULLS,      /* row ends and chains of convex hulls */
   CIP_SCRATCH_LABEL_HOLES,      /* background forest and its components */
+  CIP_SCRATCH_HIST16,           /* the 16-bit histogram and Otsu's sums */
   CIP_N_SCRATCH
 } CipScratchSlot;
 

@@ -141,4 +141,59 @@ cip_histogram_blocks (const CipHistogramPass & p, CipStream * stream)
 CipStatus cip_histogram_finish (const CipImage * src, CipImage * dst,
     CipStream * stream);
 
+/* Sixteen consecutive GRAY16 pixels of a row from x (little-endian words),
+ * those at or past the width read as 0: two 16-byte loads where the row
+ * is 16-byte aligned. */
+__device__ __forceinline__ void
+cip_load16_words (const uint8_t * __restrict__ row, int x, int width,
+    bool aligned, uint16_t * w)
+{
+  if (aligned && x + CIP_UNIT <= width) {
+    union
+    {
+      uint4 v[2];
+      uint16_t w[CIP_UNIT];
+    } u;
+
+    u.v[0] = *(const uint4 *) (row + 2 * x);
+    u.v[1] = *(const uint4 *) (row + 2 * x + 16);
+#pragma unroll
+    for (int i = 0; i < CIP_UNIT; i++)
+      w[i] = u.w[i];
+  } else {
+#pragma unroll
+    for (int i = 0; i < CIP_UNIT; i++)
+      w[i] = x + i < width ?
+          (uint16_t) (row[2 * (x + i)] | row[2 * (x + i) + 1] << 8) : 0;
+  }
+}
+
+/* The 16-bit histogram (Otsu on GRAY16): CIP_HIST16_BINS counters are
+ * 256 KiB, more than a block's shared memory can hold privately, so the
+ * counting kernel adds into one global histogram, which stays in L2.  A
+ * warp first groups its lanes by value (__match_any_sync) and one lane
+ * of each group adds the group's count: an image of few values costs one
+ * atomic per value and warp, one of many values one per pixel.  A thread
+ * reads CIP_UNIT pixels (two 16-byte loads), a grid of
+ * CIP_HIST16_BLOCKS_PER_SM blocks per multiprocessor strides the image. */
+#define CIP_HIST16_THREADS 256
+#define CIP_HIST16_BLOCKS_PER_SM 4
+
+typedef struct
+{
+  const uint8_t *src;
+  size_t src_stride;
+  int width;
+  unsigned units_per_row;       /* CIP_UNIT pixels each */
+  unsigned units;
+  bool src_aligned;             /* 16-byte rows */
+  uint32_t *hist;               /* CIP_HIST16_BINS counters, zero before */
+} CipHistogram16Pass;
+
+__global__ void cip_histogram16_count_kernel (CipHistogram16Pass p);
+
+/* Counts GRAY16 @src into @hist (zero before), on @stream. */
+CipStatus cip_histogram16_count (const CipImage * src, uint32_t * hist,
+    CipStream * stream);
+
 #endif /* __CIP_HISTOGRAM_CUH__ */

@@ -95,8 +95,9 @@ cip_luma16 (uint32_t word, CipFormat format)
   }
 }
 
+/* A GRAY8 or GRAY16 pixel's mask value. */
 CIP_HOST_DEVICE uint8_t
-cip_mask_pixel (uint8_t value, uint8_t threshold, uint8_t foreground,
+cip_mask_pixel (uint16_t value, uint16_t threshold, uint8_t foreground,
     bool invert)
 {
   return ((value > threshold) != invert) ? foreground : 0;
@@ -161,6 +162,29 @@ cip_equalize_lut (const uint32_t * hist, uint8_t * lut)
   }
 }
 
+/* Temporal smoothing: the next value of a bin's history, from this
+ * frame's @count (in double precision, without contraction, so that the
+ * reference and the kernels agree), and the count it stands for: rounded
+ * half to even. */
+CIP_HOST_DEVICE double
+cip_history_next (double previous, uint32_t count, double smoothing,
+    bool restart)
+{
+  if (restart)
+    return (double) count;
+  return smoothing * previous + (1. - smoothing) * (double) count;
+}
+
+CIP_HOST_DEVICE uint32_t
+cip_history_count (double history)
+{
+#ifdef __CUDA_ARCH__
+  return __double2uint_rn (history);
+#else
+  return (uint32_t) nearbyint (history);
+#endif
+}
+
 /* Whether OpenCV's Otsu loop skips a threshold whose lower class holds the
  * share q1 of the pixels. */
 CIP_HOST_DEVICE bool
@@ -218,6 +242,72 @@ cip_otsu_threshold (const uint32_t * hist)
     }
   }
   return (uint8_t) max_val;
+}
+
+/* Otsu on GRAY16: scikit-image's threshold_otsu (0.26) of a uint16 image,
+ * whose histogram has a bin per level from the image's minimum lo to its
+ * maximum hi (skimage.exposure.histogram of an integer image ignores
+ * nbins), the counts as float32.  For t in lo .. hi - 1, with c_i the count
+ * of level i rounded to float32:
+ *
+ *   w1(t) = float32 running sum of c_lo .. c_t, left to right
+ *   w2(t) = float32 running sum of c_hi .. c_t, right to left
+ *   s1(t) = sum of c_i i, i <= t;  s2(t) = sum of c_i i, i > t (exact)
+ *   v(t)  = (double) (float) (w1(t) w2(t + 1))
+ *           x ((double) s1 / w1(t) - (double) s2 / w2(t + 1))^2
+ *
+ * and the threshold is the first t of the largest v; a one-valued image's
+ * is its value.  The mask is value > t.  Up to 2^24 pixels every count
+ * and running sum is an exact integer (w2(t + 1) = N - w1(t)). */
+#define CIP_HIST16_BINS 65536
+#define CIP_OTSU16_EXACT_PIXELS (1u << 24)
+
+CIP_HOST_DEVICE double
+cip_otsu16_variance (float w1, float w2, uint64_t s1, uint64_t s2)
+{
+  double m1 = (double) s1 / (double) w1;
+  double m2 = (double) s2 / (double) w2;
+  double d = m1 - m2;
+  float w = w1 * w2;
+
+  return (double) w * (d * d);
+}
+
+/* The threshold above, step for step as scikit-image computes it, with
+ * @upper (CIP_HIST16_BINS floats) to hold w2. */
+CIP_HOST_DEVICE uint16_t
+cip_otsu16_threshold (const uint32_t * hist, float *upper)
+{
+  int lo = 0, hi = CIP_HIST16_BINS - 1, i, t;
+  uint64_t s = 0, s1 = 0;
+  float w1 = 0, w2 = 0;
+  double best = -1;
+
+  while (lo < hi && hist[lo] == 0)
+    lo++;
+  while (hi > lo && hist[hi] == 0)
+    hi--;
+  if (lo == hi)
+    return (uint16_t) lo;
+
+  for (i = hi; i >= lo; i--) {
+    w2 += (float) hist[i];
+    upper[i] = w2;
+    s += (uint64_t) (float) hist[i] * (uint64_t) i;
+  }
+  t = lo;
+  for (i = lo; i < hi; i++) {
+    double v;
+
+    w1 += (float) hist[i];
+    s1 += (uint64_t) (float) hist[i] * (uint64_t) i;
+    v = cip_otsu16_variance (w1, upper[i + 1], s1, s - s1);
+    if (v > best) {
+      best = v;
+      t = i;
+    }
+  }
+  return (uint16_t) t;
 }
 
 #endif /* __CIP_PIXEL_H__ */

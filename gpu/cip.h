@@ -93,7 +93,8 @@ typedef enum
 
 typedef struct
 {
-  uint8_t threshold;            /* a pixel above it is foreground */
+  uint16_t threshold;           /* a pixel above it is foreground (GRAY8:
+                                 * above 255, none is) */
   uint8_t foreground;           /* value written for foreground pixels */
   bool invert;                  /* write foreground for the other pixels */
 } CipMaskParams;
@@ -171,6 +172,11 @@ CipStatus cip_image_alloc (CipImage * image, int width, int height,
 void cip_image_free (CipImage * image, CipStream * stream);
 CipStatus cip_host_alloc (void **ptr, size_t size, CipStream * stream);
 void cip_host_free (void *ptr, CipStream * stream);
+/* Memory the operations keep from frame to frame (the history of
+ * temporal smoothing): device memory, not initialised;
+ * cip_ref_buffer_alloc() gives host memory for the reference. */
+CipStatus cip_buffer_alloc (void **ptr, size_t size, CipStream * stream);
+void cip_buffer_free (void *ptr, CipStream * stream);
 /* All allocations and releases of the process, through any stream. */
 void cip_memory_stats (CipMemoryStats * stats);
 
@@ -197,13 +203,24 @@ CipStatus cip_fill (CipImage * image, uint8_t value, CipStream * stream);
 CipStatus cip_gray (const CipImage * src, CipImage * dst,
     CipGrayMethod method, CipStream * stream);
 
-/* Binary mask of a gray image: see CipMaskParams. */
+/* Binary mask of a gray image, GRAY8 or GRAY16, into GRAY8: see
+ * CipMaskParams. */
 CipStatus cip_mask (const CipImage * src, CipImage * dst,
     const CipMaskParams * params, CipStream * stream);
 
 /* Global histogram equalization, OpenCV's equalizeHist bit for bit. */
 CipStatus cip_equalize (const CipImage * src, CipImage * dst,
     CipStream * stream);
+
+/* The same of the histogram smoothed over frames: @history
+ * (CIP_HISTORY_BINS doubles from cip_buffer_alloc()) carries, bin by bin,
+ *   H = smoothing H + (1 - smoothing) h
+ * from frame to frame (H = h when @restart), and the table is
+ * equalizeHist's of the counts H rounded half to even.  @smoothing 0 is
+ * cip_equalize(). */
+#define CIP_HISTORY_BINS 256
+CipStatus cip_equalize_smoothed (const CipImage * src, CipImage * dst,
+    double *history, double smoothing, bool restart, CipStream * stream);
 
 /* Binarization at the image's Otsu threshold (OpenCV's THRESH_OTSU): a
  * pixel above the threshold becomes 255, every other 0 (swapped when
@@ -212,6 +229,13 @@ CipStatus cip_equalize (const CipImage * src, CipImage * dst,
  * synchronized. */
 CipStatus cip_otsu (const CipImage * src, CipImage * dst, bool invert,
     uint8_t * threshold, CipStream * stream);
+
+/* The same for a GRAY16 image at its 16-bit Otsu threshold, scikit-image's
+ * threshold_otsu (docs/design.md): @dst is GRAY8, a pixel above the
+ * threshold 255.  @threshold (page-locked, cip_host_alloc, two-byte
+ * aligned) gets the threshold in 16-bit units. */
+CipStatus cip_otsu16 (const CipImage * src, CipImage * dst, bool invert,
+    uint16_t * threshold, CipStream * stream);
 
 /* Segmentation: blur, morphology, labelling.  Blur and morphology take
  * GRAY8 or a four-byte format (RGBA, BGRA, RGBx, BGRx, ARGB, ABGR; every
@@ -413,6 +437,10 @@ typedef struct
       const CipMaskParams * params, CipStream * stream);
   CipStatus (*equalize) (const CipImage * src, CipImage * dst,
       CipStream * stream);
+  CipStatus (*equalize_smoothed) (const CipImage * src, CipImage * dst,
+      double *history, double smoothing, bool restart, CipStream * stream);
+  CipStatus (*buffer_alloc) (void **ptr, size_t size, CipStream * stream);
+  void (*buffer_free) (void *ptr, CipStream * stream);
   CipStatus (*otsu) (const CipImage * src, CipImage * dst, bool invert,
       uint8_t * threshold, CipStream * stream);
   CipStatus (*blur) (const CipImage * src, CipImage * dst, double sigma,
@@ -423,6 +451,8 @@ typedef struct
   CipStatus (*label) (const CipImage * mask, const CipImage * intensity,
       const CipLabelParams * params, CipImage * dst, CipRegionTable * table,
       CipStream * stream);
+  CipStatus (*otsu16) (const CipImage * src, CipImage * dst, bool invert,
+      uint16_t * threshold, CipStream * stream);
 } CipOps;
 
 extern const CipOps cip_cuda_ops;

@@ -12,11 +12,20 @@
 
 #include "cip-histogram.cuh"
 
+/* Temporal smoothing's history, when there is one (NULL: none). */
+typedef struct
+{
+  double *history;
+  double factor;
+  bool restart;
+} CipSmoothingArgs;
+
 /* Writes OpenCV's equalizeHist table for the finished histogram into
  * @table, with a thread per bin: the running sums are exact integers, so a
  * parallel scan gives the reference's table bit for bit. */
 __device__ __forceinline__ void
-equalize_table (const uint32_t * hist, uint8_t * table)
+equalize_table (const uint32_t * hist, uint8_t * table,
+    const CipSmoothingArgs & smoothing)
 {
   __shared__ uint32_t scratch[CIP_BIN_THREADS / 32];
   __shared__ uint32_t cumulative_at[CIP_HIST_BINS];
@@ -24,6 +33,15 @@ equalize_table (const uint32_t * hist, uint8_t * table)
   int bin = threadIdx.x;
   uint32_t count = __ldcg (&hist[bin]);
   uint32_t cumulative, total, first_cumulative, first_count;
+
+  /* temporal smoothing: the bin's history in place of its count */
+  if (smoothing.history) {
+    double h = cip_history_next (smoothing.history[bin], count,
+        smoothing.factor, smoothing.restart);
+
+    smoothing.history[bin] = h;
+    count = cip_history_count (h);
+  }
 
   if (bin == 0)
     first = CIP_HIST_BINS - 1;
@@ -49,25 +67,35 @@ equalize_table (const uint32_t * hist, uint8_t * table)
 
 __global__ void
 __launch_bounds__ (CIP_HISTOGRAM_THREADS)
-equalize_count_kernel (CipHistogramPass p)
+equalize_count_kernel (CipHistogramPass p, CipSmoothingArgs smoothing)
 {
   __shared__ uint32_t warp_hists[CIP_HISTOGRAM_WARPS * CIP_HIST_BINS];
 
   if (cip_histogram_count (p, warp_hists))
-    equalize_table (p.hist, p.table);
+    equalize_table (p.hist, p.table, smoothing);
 }
 
 extern "C" CipStatus
 cip_equalize (const CipImage * src, CipImage * dst, CipStream * stream)
 {
-  CipHistogramPass p;
+  return cip_equalize_smoothed (src, dst, NULL, 0, true, stream);
+}
 
-  if (stream == NULL || cip_check_pair (src, dst, 1) != CIP_OK)
+extern "C" CipStatus
+cip_equalize_smoothed (const CipImage * src, CipImage * dst,
+    double *history, double smoothing, bool restart, CipStream * stream)
+{
+  CipHistogramPass p;
+  CipSmoothingArgs args = { history, smoothing, restart };
+
+  if (stream == NULL || cip_check_pair (src, dst, 1) != CIP_OK ||
+      !(smoothing >= 0) || smoothing >= 1 ||
+      (history == NULL && smoothing != 0))
     return CIP_ERROR_INVALID_ARGUMENT;
 
   p = cip_histogram_pass (src, stream);
   equalize_count_kernel <<<cip_histogram_blocks (p, stream),
-      CIP_HISTOGRAM_THREADS, 0, stream->stream >>> (p);
+      CIP_HISTOGRAM_THREADS, 0, stream->stream >>> (p, args);
   CIP_CUDA_TRY_LAUNCH (stream, "equalize histogram kernel");
   return cip_histogram_finish (src, dst, stream);
 }

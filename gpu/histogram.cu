@@ -49,3 +49,60 @@ cip_histogram_finish (const CipImage * src, CipImage * dst,
   CIP_CUDA_TRY_LAUNCH (stream, "lookup-table kernel");
   return CIP_OK;
 }
+
+__global__ void
+__launch_bounds__ (CIP_HIST16_THREADS)
+cip_histogram16_count_kernel (CipHistogram16Pass p)
+{
+  unsigned lane = threadIdx.x & 31;
+  unsigned stride = gridDim.x * blockDim.x;
+
+  /* warp by warp, so that every lane takes part in each match */
+  for (unsigned base = blockIdx.x * blockDim.x + (threadIdx.x & ~31u);
+      base < p.units; base += stride) {
+    unsigned u = base + lane;
+    uint16_t w[CIP_UNIT];
+    int n = 0;
+
+    if (u < p.units) {
+      unsigned y = u / p.units_per_row;
+      int x = (int) (u - y * p.units_per_row) * CIP_UNIT;
+
+      cip_load16_words (p.src + y * p.src_stride, x, p.width, p.src_aligned,
+          w);
+      n = min (CIP_UNIT, p.width - x);
+    }
+#pragma unroll
+    for (int i = 0; i < CIP_UNIT; i++) {
+      /* lanes without a pixel share a key no pixel has */
+      unsigned key = i < n ? w[i] : 0xffffffffu;
+      unsigned peers = __match_any_sync (0xffffffffu, key);
+
+      if (i < n && lane == (unsigned) __ffs (peers) - 1)
+        atomicAdd (&p.hist[key], (unsigned) __popc (peers));
+    }
+  }
+}
+
+CipStatus
+cip_histogram16_count (const CipImage * src, uint32_t * hist,
+    CipStream * stream)
+{
+  CipHistogram16Pass p;
+  unsigned blocks, most;
+
+  p.src = (const uint8_t *) src->data;
+  p.src_stride = src->stride;
+  p.width = src->width;
+  p.units_per_row = CIP_DIV_UP (src->width, CIP_UNIT);
+  p.units = p.units_per_row * src->height;
+  p.src_aligned = cip_rows_aligned (src, 16);
+  p.hist = hist;
+
+  blocks = CIP_DIV_UP (p.units, CIP_HIST16_THREADS);
+  most = stream->sm_count * CIP_HIST16_BLOCKS_PER_SM;
+  cip_histogram16_count_kernel <<<blocks < most ? blocks : most,
+      CIP_HIST16_THREADS, 0, stream->stream >>> (p);
+  CIP_CUDA_TRY_LAUNCH (stream, "16-bit histogram kernel");
+  return CIP_OK;
+}

@@ -9,7 +9,8 @@
 
 /* Binary masks at a fixed threshold. */
 
-#include "cip-cuda.cuh"
+#include "cip-histogram.cuh"
+#include "cip-threshold.h"
 
 struct MaskParams
 {
@@ -21,7 +22,7 @@ struct MaskParams
   int height;
   bool src_aligned;             /* 16-byte rows */
   bool dst_aligned;
-  uint8_t threshold;
+  uint16_t threshold;
   uint8_t foreground;
   bool invert;
 };
@@ -44,13 +45,34 @@ mask_kernel (MaskParams p)
   cip_store16 (p.dst + y * p.dst_stride, x, p.width, p.dst_aligned, v);
 }
 
+/* The same on GRAY16: a thread reads 32 bytes and writes 16. */
+__global__ void
+mask16_kernel (MaskParams p)
+{
+  int x = blockIdx.x * CIP_ROW_SPAN + threadIdx.x * CIP_UNIT;
+  int y = blockIdx.y;
+  uint16_t w[CIP_UNIT];
+  CipUnit v;
+
+  if (x >= p.width)
+    return;
+
+  cip_load16_words (p.src + y * p.src_stride, x, p.width, p.src_aligned, w);
+#pragma unroll
+  for (int i = 0; i < CIP_UNIT; i++)
+    v.b[i] = cip_mask_pixel (w[i], p.threshold, p.foreground, p.invert);
+  cip_store16 (p.dst + y * p.dst_stride, x, p.width, p.dst_aligned, v);
+}
+
 extern "C" CipStatus
 cip_mask (const CipImage * src, CipImage * dst, const CipMaskParams * params,
     CipStream * stream)
 {
   MaskParams p;
 
-  if (stream == NULL || params == NULL || cip_check_pair (src, dst, 1) != CIP_OK)
+  if (stream == NULL || params == NULL || src == NULL ||
+      cip_check_threshold_pair (src, dst, src->format == CIP_FORMAT_GRAY16 ?
+          CIP_FORMAT_GRAY16 : CIP_FORMAT_GRAY8) != CIP_OK)
     return CIP_ERROR_INVALID_ARGUMENT;
 
   p.src = (const uint8_t *) src->data;
@@ -65,8 +87,12 @@ cip_mask (const CipImage * src, CipImage * dst, const CipMaskParams * params,
   p.foreground = params->foreground;
   p.invert = params->invert;
 
-  mask_kernel <<<dim3 (cip_row_segments (p.width), p.height),
-      CIP_ROW_THREADS, 0, stream->stream >>> (p);
+  if (src->format == CIP_FORMAT_GRAY16)
+    mask16_kernel <<<dim3 (cip_row_segments (p.width), p.height),
+        CIP_ROW_THREADS, 0, stream->stream >>> (p);
+  else
+    mask_kernel <<<dim3 (cip_row_segments (p.width), p.height),
+        CIP_ROW_THREADS, 0, stream->stream >>> (p);
   CIP_CUDA_TRY_LAUNCH (stream, "mask kernel");
   return CIP_OK;
 }

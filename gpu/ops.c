@@ -19,10 +19,14 @@
   .gray = prefix##gray, \
   .mask = prefix##mask, \
   .equalize = prefix##equalize, \
+  .equalize_smoothed = prefix##equalize_smoothed, \
+  .buffer_alloc = prefix##buffer_alloc, \
+  .buffer_free = prefix##buffer_free, \
   .otsu = prefix##otsu, \
   .blur = prefix##blur, \
   .morph = prefix##morph, \
   .label = prefix##label, \
+  .otsu16 = prefix##otsu16, \
 }
 
 const CipOps cip_cuda_ops = CIP_OPS (cip_);

@@ -12,6 +12,7 @@
  * writes the threshold straight into the caller's page-locked byte. */
 
 #include "cip-histogram.cuh"
+#include "cip-threshold.h"
 
 /* Whether a share q of the pixels is so close to a bound of OpenCV's skip
  * test that the rounding of its running sum (within 256 ulps of q) could
@@ -268,7 +269,7 @@ cip_otsu (const CipImage * src, CipImage * dst, bool invert,
   OtsuParams p;
 
   if (stream == NULL || threshold == NULL ||
-      cip_check_pair (src, dst, 1) != CIP_OK)
+      cip_check_threshold_pair (src, dst, CIP_FORMAT_GRAY8) != CIP_OK)
     return CIP_ERROR_INVALID_ARGUMENT;
 
   p.pass = cip_histogram_pass (src, stream);
@@ -278,4 +279,345 @@ cip_otsu (const CipImage * src, CipImage * dst, bool invert,
       CIP_HISTOGRAM_THREADS, 0, stream->stream >>> (p);
   CIP_CUDA_TRY_LAUNCH (stream, "Otsu histogram kernel");
   return cip_histogram_finish (src, dst, stream);
+}
+
+/* Otsu on GRAY16 (cip_otsu16_threshold), without a host round trip, in
+ * three launches and a fourth for images of more than
+ * CIP_OTSU16_EXACT_PIXELS pixels:
+ *
+ * 1. the 16-bit histogram (cip_histogram16_count) into the stream's
+ *    scratch;
+ * 2. (large images only) one warp runs scikit-image's float32 running
+ *    sums w1 and w2 over the bins, in its order: their rounding decides;
+ * 3. a block per OTSU16_BLOCK_BINS bins: every block sums the whole
+ *    histogram (coalesced, from L2) for the totals, the image's range and
+ *    its own prefix, scans its bins for exact class sums, and each thread
+ *    forms its threshold's variance with the reference's operations
+ *    (cip_otsu16_variance); up to 2^24 pixels the float32 weights are the
+ *    exact integer sums.  Only occupied thresholds are formed: an empty
+ *    level's variance equals its occupied predecessor's, and the first
+ *    maximum wins.  Each block leaves its first maximum; the last block to
+ *    finish takes the first maximum of all and writes the threshold to
+ *    the device and to the caller's page-locked word;
+ * 4. binarization at that threshold, which also zeroes the histogram for
+ *    the next call.
+ *
+ * The scratch is allocated once, by the first call; every per-call cost
+ * beyond the image's is fixed (65,536 bins). */
+#define OTSU16_THREADS 1024
+#define OTSU16_BLOCK_BINS OTSU16_THREADS
+#define OTSU16_BLOCKS (CIP_HIST16_BINS / OTSU16_BLOCK_BINS)
+
+typedef struct
+{
+  uint32_t hist[CIP_HIST16_BINS];
+  float lower[CIP_HIST16_BINS];     /* w1, large images */
+  float upper[CIP_HIST16_BINS];     /* w2, large images */
+  double best[OTSU16_BLOCKS];       /* each block's largest variance ... */
+  uint32_t at[OTSU16_BLOCKS];       /* ... and its first threshold */
+  uint32_t blocks_done;
+  uint32_t threshold;
+} Otsu16Scratch;
+
+/* scikit-image's float32 running sums, left to right (w1, in lower) and
+ * right to left (w2, in upper): one warp each; the lanes read 32 bins at
+ * a time and every lane runs the sum, keeping its own bin's. */
+__global__ void
+otsu16_running_sums_kernel (Otsu16Scratch * s)
+{
+  int lane = threadIdx.x & 31;
+  bool down = threadIdx.x >= 32;
+  float sum = 0;
+
+  for (int chunk = 0; chunk < CIP_HIST16_BINS / 32; chunk++) {
+    int first = down ? CIP_HIST16_BINS - 32 * (chunk + 1) : 32 * chunk;
+    uint32_t mine = __ldcg (&s->hist[first + lane]);
+    float keep = 0;
+
+    for (int j = 0; j < 32; j++) {
+      int k = down ? 31 - j : j;
+      float c = (float) __shfl_sync (0xffffffffu, mine, k);
+
+      sum = __fadd_rn (sum, c);
+      if (lane == k)
+        keep = sum;
+    }
+    (down ? s->upper : s->lower)[first + lane] = keep;
+  }
+}
+
+/* The block-wide sum, minimum or maximum of one value per thread of an
+ * OTSU16_THREADS block; @scratch holds 32 values. */
+template < typename T, typename Op > __device__ __forceinline__ T
+otsu16_block_reduce (T value, T * scratch, Op op)
+{
+  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+
+  for (int d = 16; d > 0; d >>= 1)
+    value = op (value, __shfl_xor_sync (0xffffffffu, value, d));
+  __syncthreads ();
+  if (lane == 0)
+    scratch[warp] = value;
+  __syncthreads ();
+  value = scratch[lane];
+  for (int d = 16; d > 0; d >>= 1)
+    value = op (value, __shfl_xor_sync (0xffffffffu, value, d));
+  return value;
+}
+
+/* The inclusive prefix sum of one value per thread of the block. */
+template < typename T > __device__ __forceinline__ T
+otsu16_block_scan (T value, T * scratch)
+{
+  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+
+  for (int d = 1; d < 32; d <<= 1) {
+    T other = __shfl_up_sync (0xffffffffu, value, d);
+
+    if (lane >= d)
+      value += other;
+  }
+  __syncthreads ();
+  if (lane == 31)
+    scratch[warp] = value;
+  __syncthreads ();
+  if (warp == 0) {
+    T total = scratch[lane];
+
+    for (int d = 1; d < 32; d <<= 1) {
+      T other = __shfl_up_sync (0xffffffffu, total, d);
+
+      if (lane >= d)
+        total += other;
+    }
+    scratch[lane] = total;
+  }
+  __syncthreads ();
+  return warp > 0 ? value + scratch[warp - 1] : value;
+}
+
+struct Otsu16Sum
+{
+  template < typename T > __device__ T operator () (T a, T b) const
+  {
+    return a + b;
+  }
+};
+
+struct Otsu16Min
+{
+  __device__ int operator () (int a, int b) const
+  {
+    return min (a, b);
+  }
+};
+
+struct Otsu16Max
+{
+  __device__ int operator () (int a, int b) const
+  {
+    return max (a, b);
+  }
+};
+
+/* The count scikit-image weighs a level's value by: float32. */
+__device__ __forceinline__ uint64_t
+otsu16_weight (uint32_t count)
+{
+  return (uint64_t) __uint2float_rn (count);
+}
+
+typedef struct
+{
+  Otsu16Scratch *s;
+  uint32_t pixels;
+  bool exact;                   /* pixels <= CIP_OTSU16_EXACT_PIXELS */
+  uint16_t *threshold;          /* page-locked host memory */
+} Otsu16Params;
+
+__global__ void
+__launch_bounds__ (OTSU16_THREADS)
+otsu16_threshold_kernel (Otsu16Params p)
+{
+  __shared__ uint64_t scratch64[32];
+  __shared__ uint32_t scratch32[32];
+  __shared__ int scratch_int[32];
+  __shared__ double best_v[32];
+  __shared__ int best_at[32];
+  __shared__ bool last;
+  const uint32_t *hist = p.s->hist;
+  int bin = blockIdx.x * OTSU16_BLOCK_BINS + threadIdx.x;
+  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  uint64_t s_before = 0, s_total = 0, s1;
+  uint32_t n_before = 0, count, n1;
+  int lo = CIP_HIST16_BINS, hi = -1;
+  double v = -1;
+  int at = bin;
+
+  /* the totals, the range and what lies before this block's bins */
+  for (int c = 0; c < OTSU16_BLOCKS; c++) {
+    int i = c * OTSU16_BLOCK_BINS + threadIdx.x;
+    uint32_t x = __ldcg (&hist[i]);
+    uint64_t sx = otsu16_weight (x) * (uint64_t) i;
+
+    if (x) {
+      lo = min (lo, i);
+      hi = i;
+    }
+    s_total += sx;
+    if (c < (int) blockIdx.x) {
+      s_before += sx;
+      n_before += x;
+    }
+  }
+  s_total = otsu16_block_reduce (s_total, scratch64, Otsu16Sum ());
+  s_before = otsu16_block_reduce (s_before, scratch64, Otsu16Sum ());
+  n_before = otsu16_block_reduce (n_before, scratch32, Otsu16Sum ());
+  lo = otsu16_block_reduce (lo, scratch_int, Otsu16Min ());
+  hi = otsu16_block_reduce (hi, scratch_int, Otsu16Max ());
+
+  count = __ldcg (&hist[bin]);
+  n1 = n_before + otsu16_block_scan (count, scratch32);
+  s1 = s_before + otsu16_block_scan (otsu16_weight (count) * (uint64_t) bin,
+      scratch64);
+  if (count > 0 && bin < hi) {
+    float w1, w2;
+
+    if (p.exact) {
+      w1 = (float) n1;
+      w2 = (float) (p.pixels - n1);
+    } else {
+      w1 = __ldcg (&p.s->lower[bin]);
+      w2 = __ldcg (&p.s->upper[bin + 1]);
+    }
+    v = cip_otsu16_variance (w1, w2, s1, s_total - s1);
+  }
+
+  /* the first maximum of the block */
+  for (int d = 16; d > 0; d >>= 1) {
+    double other = __shfl_down_sync (0xffffffffu, v, d);
+    int other_at = __shfl_down_sync (0xffffffffu, at, d);
+
+    if (other > v || (other == v && other_at < at)) {
+      v = other;
+      at = other_at;
+    }
+  }
+  if (lane == 0) {
+    best_v[warp] = v;
+    best_at[warp] = at;
+  }
+  __syncthreads ();
+  if (threadIdx.x == 0) {
+    for (int w = 1; w < OTSU16_THREADS / 32; w++)
+      if (best_v[w] > v) {
+        v = best_v[w];
+        at = best_at[w];
+      }
+    p.s->best[blockIdx.x] = v;
+    p.s->at[blockIdx.x] = at;
+    /* ours is visible before our ticket is */
+    __threadfence ();
+    last = atomicAdd (&p.s->blocks_done, 1u) == gridDim.x - 1;
+  }
+  __syncthreads ();
+  if (!last || threadIdx.x != 0)
+    return;
+
+  __threadfence ();
+  {
+    double top = -1;
+    uint32_t t = (uint32_t) lo;
+
+    if (lo < hi)
+      for (int b = 0; b < OTSU16_BLOCKS; b++) {
+        double bv = __ldcg (&p.s->best[b]);
+
+        if (bv > top) {
+          top = bv;
+          t = __ldcg (&p.s->at[b]);
+        }
+      }
+    p.s->threshold = t;
+    p.s->blocks_done = 0;
+    /* page-locked host memory, addressable at its host address */
+    *p.threshold = (uint16_t) t;
+  }
+}
+
+/* Binarization of GRAY16 at the threshold the previous launch left, as
+ * cudamask's: a block covers CIP_ROW_SPAN pixels of a row, a thread
+ * CIP_UNIT.  Its threads also zero the histogram for the next call. */
+__global__ void
+otsu16_apply_kernel (const uint8_t * __restrict__ src, size_t src_stride,
+    uint8_t * __restrict__ dst, size_t dst_stride, int width,
+    bool src_aligned, bool dst_aligned, bool invert, Otsu16Scratch * s)
+{
+  int x = blockIdx.x * CIP_ROW_SPAN + threadIdx.x * CIP_UNIT;
+  int y = blockIdx.y;
+  unsigned id = (blockIdx.y * gridDim.x + blockIdx.x) * blockDim.x +
+      threadIdx.x;
+  unsigned threads = gridDim.x * gridDim.y * blockDim.x;
+  uint16_t t = (uint16_t) __ldcg (&s->threshold);
+  uint16_t w[CIP_UNIT];
+  CipUnit v;
+
+  for (unsigned k = id; k < CIP_HIST16_BINS / 4; k += threads)
+    ((uint4 *) s->hist)[k] = make_uint4 (0, 0, 0, 0);
+
+  if (x >= width)
+    return;
+
+  cip_load16_words (src + y * src_stride, x, width, src_aligned, w);
+#pragma unroll
+  for (int i = 0; i < CIP_UNIT; i++)
+    v.b[i] = cip_mask_pixel (w[i], t, 255, invert);
+  cip_store16 (dst + y * dst_stride, x, width, dst_aligned, v);
+}
+
+extern "C" CipStatus
+cip_otsu16 (const CipImage * src, CipImage * dst, bool invert,
+    uint16_t * threshold, CipStream * stream)
+{
+  Otsu16Params p;
+  bool fresh;
+  void *scratch;
+  CipStatus status;
+
+  if (stream == NULL || threshold == NULL ||
+      ((uintptr_t) threshold & 1) != 0 ||
+      cip_check_threshold_pair (src, dst, CIP_FORMAT_GRAY16) != CIP_OK)
+    return CIP_ERROR_INVALID_ARGUMENT;
+
+  fresh = stream->scratch[CIP_SCRATCH_HIST16].data == NULL;
+  status = cip_cuda_scratch (stream, CIP_SCRATCH_HIST16,
+      sizeof (Otsu16Scratch), &scratch);
+  if (status != CIP_OK)
+    return status;
+  /* once: later calls leave it zeroed for the next */
+  if (fresh)
+    CIP_CUDA_TRY (stream, cudaMemsetAsync (scratch, 0,
+            sizeof (Otsu16Scratch), stream->stream));
+
+  p.s = (Otsu16Scratch *) scratch;
+  p.pixels = (uint32_t) src->width * (uint32_t) src->height;
+  p.exact = p.pixels <= CIP_OTSU16_EXACT_PIXELS;
+  p.threshold = threshold;
+
+  status = cip_histogram16_count (src, p.s->hist, stream);
+  if (status != CIP_OK)
+    return status;
+  if (!p.exact) {
+    otsu16_running_sums_kernel <<<1, 64, 0, stream->stream >>> (p.s);
+    CIP_CUDA_TRY_LAUNCH (stream, "Otsu 16-bit running-sum kernel");
+  }
+  otsu16_threshold_kernel <<<OTSU16_BLOCKS, OTSU16_THREADS, 0,
+      stream->stream >>> (p);
+  CIP_CUDA_TRY_LAUNCH (stream, "Otsu 16-bit threshold kernel");
+  otsu16_apply_kernel <<<dim3 (cip_row_segments (src->width), src->height),
+      CIP_ROW_THREADS, 0, stream->stream >>> ((const uint8_t *) src->data,
+      src->stride, (uint8_t *) dst->data, dst->stride, src->width,
+      cip_rows_aligned (src, 16), cip_rows_aligned (dst, 16), invert, p.s);
+  CIP_CUDA_TRY_LAUNCH (stream, "Otsu 16-bit binarization kernel");
+  return CIP_OK;
 }

@@ -336,6 +336,24 @@ cip_host_free (void *ptr, CipStream * stream)
   count_free (stream);
 }
 
+CipStatus
+cip_buffer_alloc (void **ptr, size_t size, CipStream * stream)
+{
+  CIP_FAULT_TRY_ALLOC (stream, "cudaMalloc");
+  CIP_CUDA_TRY (stream, cudaMalloc (ptr, size ? size : 1));
+  count_allocation (stream);
+  return CIP_OK;
+}
+
+void
+cip_buffer_free (void *ptr, CipStream * stream)
+{
+  if (ptr == NULL)
+    return;
+  cudaFree (ptr);
+  count_free (stream);
+}
+
 void
 cip_memory_stats (CipMemoryStats * stats)
 {

@@ -54,6 +54,11 @@ GType gst_cuda_imgproc_backend_get_type (void);
  *   (page-locked on the cuda backend), read in @frame_done
  * @state: @frame_state_size bytes of the subclass's own, zeroed at
  *   start() and kept with this frame's place in the queue
+ * @history: @history_size bytes the element carries from frame to frame,
+ *   where the backend computes (device memory on the cuda backend); the
+ *   operations update it in frame order
+ * @restart: the first frame since start, a flush, a caps change or a
+ *   discontinuity: @history holds nothing yet
  * @pts: the frame's presentation timestamp
  * @duration: its duration
  * @segment: the segment it was in
@@ -71,6 +76,8 @@ typedef struct
   CipStream *stream;
   guint8 *readback;
   gpointer state;
+  gpointer history;
+  gboolean restart;
   GstClockTime pts;
   GstClockTime duration;
   GstSegment segment;
@@ -97,6 +104,7 @@ G_DECLARE_DERIVABLE_TYPE (GstCudaImgprocFilter, gst_cuda_imgproc_filter,
  * @readback_size: bytes of @readback a frame has (page-locked on the cuda
  *   backend).
  * @frame_state_size: bytes of @state a frame has.
+ * @history_size: bytes of @history the element has (0: none).
  * @input_formats: for elements whose output format differs from the
  *   input's: the formats the sink pad takes (%NULL-terminated)
  * @output_formats: ... and those the source pad gives.  Both %NULL: the
@@ -135,6 +143,7 @@ struct _GstCudaImgprocFilterClass
 
   gsize readback_size;
   gsize frame_state_size;
+  gsize history_size;
   const gchar *const *input_formats;
   const gchar *const *output_formats;
   const gchar *const *deep_formats;

@@ -69,6 +69,10 @@ gst_cuda_imgproc_frame_path_start (GstCudaImgprocFramePath * path,
   status = gst_cuda_imgproc_queue_init (&path->queue, queue_depth (klass),
       klass->readback_size, klass->frame_state_size, path->ops,
       on_cuda ? path->device.stream : NULL);
+  if (status == CIP_OK && klass->history_size > 0)
+    status = path->ops->buffer_alloc (&path->history, klass->history_size,
+        on_cuda ? path->device.stream : NULL);
+  path->restart_history = TRUE;
   if (on_cuda)
     gst_cuda_context_pop (NULL);
   if (status != CIP_OK)
@@ -120,12 +124,18 @@ gst_cuda_imgproc_frame_path_stop (GstCudaImgprocFramePath * path,
   gst_cuda_imgproc_frame_path_flush (path, filter);
   if (!path->on_cuda) {
     clear_queue (path, filter);
+    if (path->history)
+      path->ops->buffer_free (path->history, NULL);
+    path->history = NULL;
     return;
   }
   if (path->device.context && path->device.stream &&
       gst_cuda_context_push (path->device.context)) {
     free_device_images (path);
     clear_queue (path, filter);
+    if (path->history)
+      path->ops->buffer_free (path->history, path->device.stream);
+    path->history = NULL;
     gst_cuda_context_pop (NULL);
   }
   gst_cuda_imgproc_device_close (&path->device);
@@ -227,6 +237,7 @@ gst_cuda_imgproc_frame_path_set_caps (GstCudaImgprocFramePath * path,
   path->dst_format = dst_format;
   path->neutral_chroma = gst_cuda_imgproc_caps_is_gray_as_yuv (formats,
       GST_VIDEO_INFO_FORMAT (&in_info), GST_VIDEO_INFO_FORMAT (&out_info));
+  path->restart_history = TRUE;
   /* Equal caps are not a copy when the output's chroma is not the input's
    * (cudagray on NV12). */
   if (path->neutral_chroma && gst_base_transform_is_passthrough (trans))
@@ -258,6 +269,8 @@ gst_cuda_imgproc_frame_path_submit (GstCudaImgprocFramePath * path,
     GstCudaImgprocFilter * filter, gboolean is_discont)
 {
   path->after_discont = is_discont;
+  if (is_discont)
+    path->restart_history = TRUE;
   /* GstBaseTransform would mark a frame from before the discontinuity
    * DISCONT; a renegotiation (in the submit that follows) would change the
    * caps and pool under the frames in flight */
@@ -424,6 +437,9 @@ compute (GstCudaImgprocFramePath * path, GstCudaImgprocFilter * filter,
   entry->frame.duration = GST_BUFFER_DURATION (outbuf);
   gst_segment_copy_into (&GST_BASE_TRANSFORM (filter)->segment,
       &entry->frame.segment);
+  entry->frame.history = path->history;
+  entry->frame.restart = path->restart_history;
+  path->restart_history = FALSE;
   if (!path->on_cuda)
     status = compute_on_host (path, filter, entry, &in_frame, &out_frame);
   else if (gst_cuda_context_push (path->device.context)) {
@@ -697,6 +713,7 @@ gst_cuda_imgproc_frame_path_flush (GstCudaImgprocFramePath * path,
 {
   gboolean pushed = FALSE;
 
+  path->restart_history = TRUE;
   if (path->queue.count == 0)
     return;
   if (path->on_cuda) {

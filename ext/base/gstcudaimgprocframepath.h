@@ -41,6 +41,10 @@ typedef struct
    * GstBaseTransform, which marks the next output it pushes DISCONT,
    * pushes this one and is done with the mark */
   gboolean after_discont;
+  /* What the element carries from frame to frame (@history_size of its
+   * class), in the backend's memory; the next frame starts it over. */
+  gpointer history;
+  gboolean restart_history;
 
   /* Counters, read by the stats property. */
   guint64 frames;

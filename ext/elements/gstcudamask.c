@@ -11,14 +11,21 @@
  * SECTION:element-cudamask
  * @title: cudamask
  *
- * Turns a gray image into a binary mask on the GPU: a pixel above
- * `threshold` becomes `foreground`, every other pixel 0 (`invert` swaps
- * them).  With the defaults, any non-zero pixel is foreground, as when
- * separating tissue from background in a CT slice.
+ * Turns a gray image (GRAY8, or GRAY16_LE from a deep camera or a
+ * scanner) into a binary GRAY8 mask on the GPU: a pixel above `threshold`
+ * becomes `foreground`, every other pixel 0 (`invert` swaps them).  With
+ * the defaults, any non-zero pixel is foreground, as when separating
+ * tissue from background in a CT slice.
+ *
+ * The threshold is in the input's units: 0-255 on GRAY8, 0-65535 on
+ * GRAY16_LE.  A threshold above 255 on GRAY8 input is refused: caps
+ * negotiation fails with a `CORE/NEGOTIATION` error that says so, and
+ * setting one while GRAY8 flows keeps the old value, with a warning.
  *
  * ## Example launch line
  * |[
  * gst-launch-1.0 filesrc location=slice.png ! pngdec ! videoconvert ! cudagray ! cudamask threshold=40 ! pngenc ! filesink location=mask.png
+ * gst-launch-1.0 filesrc location=slice16.png ! pngdec ! video/x-raw,format=GRAY16_LE ! cudamask threshold=12000 ! pngenc ! filesink location=mask.png
  * ]|
  *
  * Since: 0.1
@@ -45,9 +52,13 @@ enum
 #define DEFAULT_FOREGROUND 255
 #define DEFAULT_INVERT FALSE
 
-/* The formats of both pads: the output has the input's (and a GRAY8
- * output may also be the gray frame as NV12 or I420). */
-static const gchar *const formats[] = { "GRAY8", NULL };
+/* The largest threshold an 8-bit input can exceed. */
+#define MAX_THRESHOLD_8BIT 255
+
+/* GRAY8 or GRAY16_LE in, a GRAY8 mask out (which may also leave as the
+ * gray frame of NV12 or I420). */
+static const gchar *const input_formats[] = { "GRAY8", "GRAY16_LE", NULL };
+static const gchar *const output_formats[] = { "GRAY8", NULL };
 
 struct _GstCudaMask
 {
@@ -69,6 +80,8 @@ static void gst_cuda_mask_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec);
 static void gst_cuda_mask_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec);
+static gboolean gst_cuda_mask_set_caps (GstBaseTransform * trans,
+    GstCaps * incaps, GstCaps * outcaps);
 static CipStatus gst_cuda_mask_process (GstCudaImgprocFilter * filter,
     GstCudaImgprocFrame * frame);
 
@@ -77,6 +90,7 @@ gst_cuda_mask_class_init (GstCudaMaskClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   GstCudaImgprocFilterClass *filter_class =
       GST_CUDA_IMGPROC_FILTER_CLASS (klass);
 
@@ -86,14 +100,18 @@ gst_cuda_mask_class_init (GstCudaMaskClass * klass)
   /**
    * GstCudaMask:threshold:
    *
-   * Pixels strictly above this gray level are foreground.
+   * Pixels strictly above this gray level are foreground, in the input's
+   * units: 0-255 on GRAY8, 0-65535 on GRAY16_LE.  Above 255, GRAY8 input
+   * is refused at negotiation (a `CORE/NEGOTIATION` error); set while
+   * GRAY8 flows, such a value is not taken (a `LIBRARY/SETTINGS` warning).
    *
    * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_THRESHOLD,
       g_param_spec_uint ("threshold", "Threshold",
-          "Gray level (0-255) that a pixel must exceed to be foreground",
-          0, 255, DEFAULT_THRESHOLD,
+          "Gray level that a pixel must exceed to be foreground, in the "
+          "input's units: 0-255 on GRAY8 (higher values refuse GRAY8), "
+          "0-65535 on GRAY16_LE", 0, G_MAXUINT16, DEFAULT_THRESHOLD,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE));
 
@@ -126,14 +144,19 @@ gst_cuda_mask_class_init (GstCudaMaskClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE));
 
-  gst_cuda_imgproc_caps_add_pad_templates (element_class, formats, NULL);
+  gst_cuda_imgproc_caps_add_pad_templates (element_class, input_formats,
+      output_formats);
   gst_element_class_set_static_metadata (element_class,
       "CUDA binary mask", "Filter/Effect/Video/Hardware",
       "Marks the pixels of a gray image above a threshold, on the GPU",
       "gst-cuda-imgproc authors");
 
+  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cuda_mask_set_caps);
+
   filter_class->process = GST_DEBUG_FUNCPTR (gst_cuda_mask_process);
   filter_class->attaches_intensity = TRUE;
+  filter_class->input_formats = input_formats;
+  filter_class->output_formats = output_formats;
 }
 
 static void
@@ -144,16 +167,55 @@ gst_cuda_mask_init (GstCudaMask * self)
   self->invert = DEFAULT_INVERT;
 }
 
+/* Whether the negotiated input is GRAY8. */
+static gboolean
+gst_cuda_mask_input_is_8bit (GstCudaMask * self)
+{
+  GstCaps *caps = gst_pad_get_current_caps (GST_BASE_TRANSFORM_SINK_PAD (self));
+  GstVideoInfo info;
+  gboolean is_8bit = FALSE;
+
+  if (caps && gst_video_info_from_caps (&info, caps))
+    is_8bit = GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_FORMAT_GRAY8;
+  if (caps)
+    gst_caps_unref (caps);
+  return is_8bit;
+}
+
+static guint
+gst_cuda_mask_get_threshold (GstCudaMask * self)
+{
+  guint threshold;
+
+  GST_OBJECT_LOCK (self);
+  threshold = self->threshold;
+  GST_OBJECT_UNLOCK (self);
+  return threshold;
+}
+
 static void
 gst_cuda_mask_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
   GstCudaMask *self = GST_CUDA_MASK (object);
+  guint threshold = 0;
+
+  if (prop_id == PROP_THRESHOLD) {
+    threshold = g_value_get_uint (value);
+    if (threshold > MAX_THRESHOLD_8BIT && gst_cuda_mask_input_is_8bit (self)) {
+      GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS,
+          ("Threshold %u is above 255, the largest value of the 8-bit "
+              "(GRAY8) input: the threshold stays %u.", threshold,
+              gst_cuda_mask_get_threshold (self)),
+          ("GRAY8 input takes thresholds of 0-255"));
+      return;
+    }
+  }
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_THRESHOLD:
-      self->threshold = g_value_get_uint (value);
+      self->threshold = threshold;
       break;
     case PROP_FOREGROUND:
       self->foreground = g_value_get_uint (value);
@@ -190,6 +252,36 @@ gst_cuda_mask_get_property (GObject * object, guint prop_id, GValue * value,
       break;
   }
   GST_OBJECT_UNLOCK (self);
+}
+
+/* Refuses GRAY8 input while the threshold is above what it can reach. */
+static gboolean
+gst_cuda_mask_set_caps (GstBaseTransform * trans, GstCaps * incaps,
+    GstCaps * outcaps)
+{
+  GstCudaMask *self = GST_CUDA_MASK (trans);
+  GstVideoInfo info;
+  gboolean input_8bit;
+  guint threshold;
+
+  if (!gst_video_info_from_caps (&info, incaps))
+    return FALSE;
+  input_8bit = GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_FORMAT_GRAY8;
+
+  threshold = gst_cuda_mask_get_threshold (self);
+  if (input_8bit && threshold > MAX_THRESHOLD_8BIT)
+    goto threshold_too_high;
+
+  return GST_BASE_TRANSFORM_CLASS (gst_cuda_mask_parent_class)->set_caps
+      (trans, incaps, outcaps);
+
+threshold_too_high:
+  GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+      ("Threshold %u is above 255, the largest value of the 8-bit (GRAY8) "
+          "input.", threshold),
+      ("set a threshold of 0-255 for GRAY8, or give GRAY16_LE input "
+          "(0-65535); caps %" GST_PTR_FORMAT, incaps));
+  return FALSE;
 }
 
 static CipStatus

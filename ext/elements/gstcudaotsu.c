@@ -12,13 +12,16 @@
  * @title: cudaotsu
  *
  * Binarizes each gray frame at its own Otsu threshold, computed on the GPU
- * without a host round trip; the threshold equals OpenCV's `THRESH_OTSU`.
- * A pixel above the threshold becomes 255, every other 0 (`invert` swaps
- * them).  The last frame's threshold is the read-only `threshold`
- * property; with `post-messages=true` every frame's threshold is posted on
- * the bus as an element message named `cudaotsu`:
+ * without a host round trip: on GRAY8 the threshold equals OpenCV's
+ * `THRESH_OTSU`, on GRAY16_LE scikit-image's `threshold_otsu` of the
+ * 16-bit frame (a histogram bin per level).  The output is a GRAY8 mask:
+ * a pixel above the threshold becomes 255, every other 0 (`invert` swaps
+ * them).  The last frame's threshold, in the input's units, is the
+ * read-only `threshold` property; with `post-messages=true` every frame's
+ * threshold is posted on the bus as an element message named `cudaotsu`:
  *
- * - `threshold` (#guint): the frame's Otsu threshold, 0-255
+ * - `threshold` (#guint): the frame's Otsu threshold, 0-255 on GRAY8,
+ *   0-65535 on GRAY16_LE
  * - `timestamp` (#GstClockTime): the frame's presentation timestamp
  * - `stream-time` (#GstClockTime): its stream time
  * - `running-time` (#GstClockTime): its running time
@@ -61,9 +64,16 @@ static GParamSpec *threshold_pspec;
 #define DEFAULT_INVERT FALSE
 #define DEFAULT_POST_MESSAGES FALSE
 
-/* The formats of both pads: the output has the input's (and a GRAY8
- * output may also be the gray frame as NV12 or I420). */
-static const gchar *const formats[] = { "GRAY8", NULL };
+/* GRAY8 or GRAY16_LE in, a GRAY8 mask out (which may also leave as the
+ * gray frame of NV12 or I420). */
+static const gchar *const input_formats[] = { "GRAY8", "GRAY16_LE", NULL };
+static const gchar *const output_formats[] = { "GRAY8", NULL };
+
+/* What a frame in flight keeps beside its readback area. */
+typedef struct
+{
+  gboolean deep;                /* GRAY16 input: a 16-bit threshold */
+} GstCudaOtsuFrameState;
 
 struct _GstCudaOtsu
 {
@@ -120,7 +130,8 @@ gst_cuda_otsu_class_init (GstCudaOtsuClass * klass)
    * GstCudaOtsu:threshold:
    *
    * The Otsu threshold of the last frame whose threshold is known (0
-   * before the first).  Where the output stays on the GPU, a frame's
+   * before the first), in the input's units: 0-255 on GRAY8, 0-65535 on
+   * GRAY16_LE.  Where the output stays on the GPU, a frame's
    * threshold is read back without making the frame wait, and becomes
    * known a frame or a few later (at most four), or at the end of the
    * stream; where the output goes to system memory, before the frame is
@@ -129,8 +140,9 @@ gst_cuda_otsu_class_init (GstCudaOtsuClass * klass)
    * Since: 0.1
    */
   threshold_pspec = g_param_spec_uint ("threshold", "Threshold",
-      "Otsu threshold (0-255) of the last frame processed; 0 before the "
-      "first frame", 0, 255, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+      "Otsu threshold of the last frame processed, in the input's units "
+      "(0-255 on GRAY8, 0-65535 on GRAY16_LE); 0 before the first frame",
+      0, G_MAXUINT16, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_property (gobject_class, PROP_THRESHOLD,
       threshold_pspec);
 
@@ -148,7 +160,8 @@ gst_cuda_otsu_class_init (GstCudaOtsuClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
 
-  gst_cuda_imgproc_caps_add_pad_templates (element_class, formats, NULL);
+  gst_cuda_imgproc_caps_add_pad_templates (element_class, input_formats,
+      output_formats);
   gst_element_class_set_static_metadata (element_class,
       "CUDA Otsu binarization", "Filter/Effect/Video/Hardware",
       "Binarizes each gray frame at its Otsu threshold, on the GPU",
@@ -157,8 +170,12 @@ gst_cuda_otsu_class_init (GstCudaOtsuClass * klass)
   filter_class->process = GST_DEBUG_FUNCPTR (gst_cuda_otsu_process);
   filter_class->attaches_intensity = TRUE;
   filter_class->frame_done = GST_DEBUG_FUNCPTR (gst_cuda_otsu_frame_done);
-  /* The frame's threshold. */
-  filter_class->readback_size = 1;
+  filter_class->input_formats = input_formats;
+  filter_class->output_formats = output_formats;
+  /* The frame's threshold: a byte, or a 16-bit word (8 keeps every
+   * frame's area aligned). */
+  filter_class->readback_size = 8;
+  filter_class->frame_state_size = sizeof (GstCudaOtsuFrameState);
 }
 
 static void
@@ -218,12 +235,17 @@ gst_cuda_otsu_process (GstCudaImgprocFilter * filter,
     GstCudaImgprocFrame * frame)
 {
   GstCudaOtsu *self = GST_CUDA_OTSU (filter);
+  GstCudaOtsuFrameState *state = frame->state;
   gboolean invert;
 
   GST_OBJECT_LOCK (self);
   invert = self->invert;
   GST_OBJECT_UNLOCK (self);
 
+  state->deep = frame->src->format == CIP_FORMAT_GRAY16;
+  if (state->deep)
+    return frame->ops->otsu16 (frame->src, frame->dst, invert,
+        (guint16 *) frame->readback, frame->stream);
   return frame->ops->otsu (frame->src, frame->dst, invert, frame->readback,
       frame->stream);
 }
@@ -236,7 +258,9 @@ gst_cuda_otsu_frame_done (GstCudaImgprocFilter * filter,
     GstCudaImgprocFrame * frame, GstBuffer * outbuf)
 {
   GstCudaOtsu *self = GST_CUDA_OTSU (filter);
-  guint threshold = frame->readback[0];
+  const GstCudaOtsuFrameState *state = frame->state;
+  guint threshold = state->deep ? *(const guint16 *) frame->readback :
+      frame->readback[0];
   GstStructure *s;
   gboolean post;
 

@@ -27,6 +27,9 @@ CipStatus cip_ref_copy (const CipImage * src, CipImage * dst,
 /* Host memory (calloc), for what the cuda backend keeps page-locked. */
 CipStatus cip_ref_host_alloc (void **ptr, size_t size, CipStream * stream);
 void cip_ref_host_free (void *ptr, CipStream * stream);
+/* Host memory (calloc), for what the cuda backend keeps on the device. */
+CipStatus cip_ref_buffer_alloc (void **ptr, size_t size, CipStream * stream);
+void cip_ref_buffer_free (void *ptr, CipStream * stream);
 
 CipStatus cip_ref_gray (const CipImage * src, CipImage * dst,
     CipGrayMethod method, CipStream * stream);
@@ -36,9 +39,14 @@ CipStatus cip_ref_mask (const CipImage * src, CipImage * dst,
 
 CipStatus cip_ref_equalize (const CipImage * src, CipImage * dst,
     CipStream * stream);
+CipStatus cip_ref_equalize_smoothed (const CipImage * src, CipImage * dst,
+    double *history, double smoothing, bool restart, CipStream * stream);
 
 CipStatus cip_ref_otsu (const CipImage * src, CipImage * dst, bool invert,
     uint8_t * threshold, CipStream * stream);
+
+CipStatus cip_ref_otsu16 (const CipImage * src, CipImage * dst, bool invert,
+    uint16_t * threshold, CipStream * stream);
 
 CipStatus cip_ref_morph (const CipImage * src, CipImage * dst,
     CipMorphOperation operation, CipMorphShape shape, int radius,
@@ -53,6 +61,9 @@ CipStatus cip_ref_blur (const CipImage * src, CipImage * dst, double sigma,
 
 /* The 256-bin histogram of a GRAY8 image. */
 CipStatus cip_ref_histogram (const CipImage * src, uint32_t * hist);
+
+/* The CIP_HIST16_BINS-bin histogram of a GRAY16 image, a bin per level. */
+CipStatus cip_ref_histogram16 (const CipImage * src, uint32_t * hist);
 
 #ifdef __cplusplus
 }

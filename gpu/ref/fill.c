@@ -53,3 +53,15 @@ cip_ref_host_free (void *ptr, CipStream * stream)
 {
   free (ptr);
 }
+
+CipStatus
+cip_ref_buffer_alloc (void **ptr, size_t size, CipStream * stream)
+{
+  return cip_ref_host_alloc (ptr, size, stream);
+}
+
+void
+cip_ref_buffer_free (void *ptr, CipStream * stream)
+{
+  free (ptr);
+}

@@ -8,7 +8,7 @@
  */
 
 #include "cip-ref.h"
-#include "cip-format.h"
+#include "cip-threshold.h"
 
 CipStatus
 cip_ref_mask (const CipImage * src, CipImage * dst,
@@ -17,13 +17,22 @@ cip_ref_mask (const CipImage * src, CipImage * dst,
   int x, y;
 
   (void) stream;
-  if (params == NULL || cip_check_pair (src, dst, 1) != CIP_OK)
+  if (params == NULL || src == NULL ||
+      cip_check_threshold_pair (src, dst, src->format == CIP_FORMAT_GRAY16 ?
+          CIP_FORMAT_GRAY16 : CIP_FORMAT_GRAY8) != CIP_OK)
     return CIP_ERROR_INVALID_ARGUMENT;
 
   for (y = 0; y < src->height; y++) {
     const uint8_t *in = (const uint8_t *) src->data + y * src->stride;
     uint8_t *out = (uint8_t *) dst->data + y * dst->stride;
 
+    if (src->format == CIP_FORMAT_GRAY16) {
+      /* little-endian words, at any alignment */
+      for (x = 0; x < src->width; x++)
+        out[x] = cip_mask_pixel (in[2 * x] | in[2 * x + 1] << 8,
+            params->threshold, params->foreground, params->invert);
+      continue;
+    }
     for (x = 0; x < src->width; x++)
       out[x] = cip_mask_pixel (in[x], params->threshold, params->foreground,
           params->invert);

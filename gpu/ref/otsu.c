@@ -8,7 +8,9 @@
  */
 
 #include "cip-ref.h"
-#include "cip-format.h"
+#include "cip-threshold.h"
+
+#include <stdlib.h>
 
 CipStatus
 cip_ref_otsu (const CipImage * src, CipImage * dst, bool invert,
@@ -18,11 +20,41 @@ cip_ref_otsu (const CipImage * src, CipImage * dst, bool invert,
   CipMaskParams binarize = { 0, 255, invert };
 
   (void) stream;
-  if (threshold == NULL || cip_check_pair (src, dst, 1) != CIP_OK)
+  if (threshold == NULL ||
+      cip_check_threshold_pair (src, dst, CIP_FORMAT_GRAY8) != CIP_OK)
     return CIP_ERROR_INVALID_ARGUMENT;
 
   cip_ref_histogram (src, hist);
   binarize.threshold = cip_otsu_threshold (hist);
+  *threshold = (uint8_t) binarize.threshold;
+  return cip_ref_mask (src, dst, &binarize, NULL);
+}
+
+CipStatus
+cip_ref_otsu16 (const CipImage * src, CipImage * dst, bool invert,
+    uint16_t * threshold, CipStream * stream)
+{
+  CipMaskParams binarize = { 0, 255, invert };
+  uint32_t *hist;
+  float *upper;
+
+  (void) stream;
+  if (threshold == NULL ||
+      cip_check_threshold_pair (src, dst, CIP_FORMAT_GRAY16) != CIP_OK)
+    return CIP_ERROR_INVALID_ARGUMENT;
+
+  /* 512 KiB: too much for a streaming thread's stack */
+  hist = malloc (CIP_HIST16_BINS * sizeof (uint32_t));
+  upper = malloc (CIP_HIST16_BINS * sizeof (float));
+  if (hist == NULL || upper == NULL) {
+    free (hist);
+    free (upper);
+    return CIP_ERROR_OUT_OF_MEMORY;
+  }
+  cip_ref_histogram16 (src, hist);
+  binarize.threshold = cip_otsu16_threshold (hist, upper);
+  free (hist);
+  free (upper);
   *threshold = binarize.threshold;
   return cip_ref_mask (src, dst, &binarize, NULL);
 }

@@ -31,6 +31,16 @@
  * GB/s counts the bytes an operation must read and write (RGBA to gray:
  * 5 per pixel; mask: 2; equalize and Otsu: 3, histogram pass included).
  *
+ * Gray of every layout cip_gray() reads ("cip_gray LAYOUT to GRAY8", and
+ * "... to GRAY16" for luma of more than eight bits), at 1080p and 4K:
+ * random bytes in the layout (two-byte luma layouts: every byte, chroma
+ * included, is read), GB/s = (bytes a pixel in + out) / time.  Beside
+ * each 8-bit colour layout NPP's call for it: RGBToGray_8u_AC4C1R (RGBA,
+ * RGBx), RGBToGray_8u_C3C1R (RGB), ColorToGray_8u with BT.601 weights
+ * (BGRA, BGRx: AC4C1R; ARGB, ABGR: C4C1R; BGR: C3C1R).  NPP has no call
+ * for the two-byte luma layouts: no peer there.  --only "cip_gray" runs
+ * these with the RGBA row above; --only " to GRAY" these alone.
+ *
  * Chains: the kernels of the element pipelines bench-elements runs, with
  * the elements' settings, back to back on one stream, timed the same way
  * over four source frames (as bench-elements feeds its pipelines; at 1080p
@@ -140,6 +150,10 @@ typedef struct
    * output. */
   CipImage between[4];
   CipImage painted;
+  /* The NPP call of the gray row being timed (GrayPeer) and its weights
+   * by byte. */
+  int gray_peer;
+  float gray_weights[4];
 } Ctx;
 
 typedef gboolean (*OpFunc) (Ctx * c, const CipImage * src, CipImage * dst);
@@ -164,9 +178,11 @@ typedef struct
 } OpCase;
 
 static const CipMaskParams mask_params = { 128, 255, false };
+
 /* A 50% mask of uniform bytes. */
 static const CipMaskParams half_mask = { 127, 255, false };
 static const CipLabelParams label_params = { 8, 0 };
+
 /* cudalabel's default properties (label, area, bbox, centroid,
  * intensity_mean: nine columns), and the regions with a meta of their own
  * at most: 1000, its default when docs/performance/chains.csv was
@@ -242,7 +258,7 @@ host_image (int width, int height, CipFormat format)
   image.width = width;
   image.height = height;
   image.format = format;
-  image.stride = (size_t) width * cip_format_bytes_per_pixel (format);
+  image.stride = (size_t) width *cip_format_bytes_per_pixel (format);
   image.data = g_malloc (image.stride * height);
   return image;
 }
@@ -472,8 +488,7 @@ static gboolean
 run_npp_threshold (Ctx * c, const CipImage * src, CipImage * dst)
 {
   return npp_threshold_gtval (src->data, (int) src->stride, dst->data,
-      (int) dst->stride, src->width, src->height, c->npp_threshold,
-      255) == 0;
+      (int) dst->stride, src->width, src->height, c->npp_threshold, 255) == 0;
 }
 
 /* NPP has no equalization: histogram, then the table applied.  The table
@@ -560,6 +575,95 @@ static const OpCase npp_cases[] = {
 };
 #endif
 
+/* cip_gray for every layout it reads. */
+
+typedef enum
+{
+  GRAY_PEER_NONE = -2,
+  GRAY_PEER_RGBA = -1,          /* npp_rgba_to_gray: RGBToGray_8u_AC4C1R */
+  /* else an NppGrayCall of npp_color_to_gray() */
+} GrayPeer;
+
+typedef struct
+{
+  const char *layout;           /* as the row names it */
+  CipFormat src;
+  CipFormat dst;                /* GRAY8, or GRAY16 for deep luma */
+  int peer;                     /* GrayPeer or NppGrayCall */
+  float weights[4];             /* NPP's BT.601 weights, by byte */
+  const char *npp_name;
+} GrayLayout;
+
+#define W_RGB 0.299f, 0.587f, 0.114f
+#define W_BGR 0.114f, 0.587f, 0.299f
+
+static const GrayLayout gray_layouts[] = {
+  {"RGBA", CIP_FORMAT_RGBA, CIP_FORMAT_GRAY8, GRAY_PEER_RGBA, {W_RGB, 0},
+      "RGBToGray_8u_AC4C1R"},
+  {"BGRA", CIP_FORMAT_BGRA, CIP_FORMAT_GRAY8, NPP_GRAY_AC4, {W_BGR, 0},
+      "ColorToGray_8u_AC4C1R"},
+  {"RGBx", CIP_FORMAT_RGBX, CIP_FORMAT_GRAY8, GRAY_PEER_RGBA, {W_RGB, 0},
+      "RGBToGray_8u_AC4C1R"},
+  {"BGRx", CIP_FORMAT_BGRX, CIP_FORMAT_GRAY8, NPP_GRAY_AC4, {W_BGR, 0},
+      "ColorToGray_8u_AC4C1R"},
+  {"ARGB", CIP_FORMAT_ARGB, CIP_FORMAT_GRAY8, NPP_GRAY_C4, {0, W_RGB},
+      "ColorToGray_8u_C4C1R"},
+  {"ABGR", CIP_FORMAT_ABGR, CIP_FORMAT_GRAY8, NPP_GRAY_C4, {0, W_BGR},
+      "ColorToGray_8u_C4C1R"},
+  {"RGB", CIP_FORMAT_RGB, CIP_FORMAT_GRAY8, NPP_GRAY_RGB, {W_RGB, 0},
+      "RGBToGray_8u_C3C1R"},
+  {"BGR", CIP_FORMAT_BGR, CIP_FORMAT_GRAY8, NPP_GRAY_C3, {W_BGR, 0},
+      "ColorToGray_8u_C3C1R"},
+  /* The luma of camera and decoder layouts: YUY2 and YVYU, UYVY,
+   * GRAY16_LE and P016_LE, GRAY16_BE, P010_10LE, I420_10LE, I420_12LE. */
+  {"YUYV", CIP_FORMAT_YUYV, CIP_FORMAT_GRAY8, GRAY_PEER_NONE, {0}, NULL},
+  {"UYVY", CIP_FORMAT_UYVY, CIP_FORMAT_GRAY8, GRAY_PEER_NONE, {0}, NULL},
+  {"GRAY16", CIP_FORMAT_GRAY16, CIP_FORMAT_GRAY8, GRAY_PEER_NONE, {0}, NULL},
+  {"GRAY16_BE", CIP_FORMAT_GRAY16_BE, CIP_FORMAT_GRAY8, GRAY_PEER_NONE, {0},
+      NULL},
+  {"GRAY10_MSB", CIP_FORMAT_GRAY10_MSB, CIP_FORMAT_GRAY8, GRAY_PEER_NONE,
+      {0}, NULL},
+  {"GRAY10_LSB", CIP_FORMAT_GRAY10_LSB, CIP_FORMAT_GRAY8, GRAY_PEER_NONE,
+      {0}, NULL},
+  {"GRAY12_LSB", CIP_FORMAT_GRAY12_LSB, CIP_FORMAT_GRAY8, GRAY_PEER_NONE,
+      {0}, NULL},
+  {"GRAY16_BE", CIP_FORMAT_GRAY16_BE, CIP_FORMAT_GRAY16, GRAY_PEER_NONE,
+      {0}, NULL},
+  {"GRAY10_MSB", CIP_FORMAT_GRAY10_MSB, CIP_FORMAT_GRAY16, GRAY_PEER_NONE,
+      {0}, NULL},
+  {"GRAY10_LSB", CIP_FORMAT_GRAY10_LSB, CIP_FORMAT_GRAY16, GRAY_PEER_NONE,
+      {0}, NULL},
+  {"GRAY12_LSB", CIP_FORMAT_GRAY12_LSB, CIP_FORMAT_GRAY16, GRAY_PEER_NONE,
+      {0}, NULL},
+};
+
+/* "cip_gray RGBA to GRAY8", or with @prefix "cip_ref_gray". */
+static gchar *
+gray_layout_name (const char *prefix, const GrayLayout * g)
+{
+  return g_strdup_printf ("%s %s to %s", prefix, g->layout,
+      g->dst == CIP_FORMAT_GRAY16 ? "GRAY16" : "GRAY8");
+}
+
+static int
+gray_layout_bytes (const GrayLayout * g)
+{
+  return cip_format_bytes_per_pixel (g->src) +
+      cip_format_bytes_per_pixel (g->dst);
+}
+
+#ifdef HAVE_NPP
+static gboolean
+run_npp_layout_gray (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  if (c->gray_peer == GRAY_PEER_RGBA)
+    return run_npp_gray (c, src, dst);
+  return npp_color_to_gray ((NppGrayCall) c->gray_peer, c->gray_weights,
+      src->data, (int) src->stride, dst->data, (int) dst->stride,
+      src->width, src->height) == 0;
+}
+#endif
+
 /* GPU timing */
 
 #define CUDA_CHECK(call) do {                                         \
@@ -640,8 +744,7 @@ time_op (Ctx * c, OpFunc op, const Set * set, Timing * t)
     for (k = 0; k < BATCH; k++) {
       float ms;
 
-      CUDA_CHECK (cudaEventElapsedTime (&ms, c->events[k],
-              c->events[k + 1]));
+      CUDA_CHECK (cudaEventElapsedTime (&ms, c->events[k], c->events[k + 1]));
       us[i + k] = ms * 1e3;
     }
   }
@@ -943,10 +1046,10 @@ set_free (Set * set, Ctx * c)
   memset (set, 0, sizeof (*set));
 }
 
-/* @n inputs of @format and, with @outputs, @n GRAY8 outputs. */
+/* @n inputs of @format and, with @outputs, @n outputs of @out_format. */
 static gboolean
-set_alloc (Set * set, Ctx * c, int n, int width, int height,
-    CipFormat format, gboolean outputs)
+set_alloc_full (Set * set, Ctx * c, int n, int width, int height,
+    CipFormat format, gboolean outputs, CipFormat out_format)
 {
   int i;
 
@@ -957,13 +1060,22 @@ set_alloc (Set * set, Ctx * c, int n, int width, int height,
     if (cip_image_alloc (&set->src[i], width, height, format,
             c->stream) != CIP_OK
         || (outputs && cip_image_alloc (&set->dst[i], width, height,
-                CIP_FORMAT_GRAY8, c->stream) != CIP_OK)) {
+                out_format, c->stream) != CIP_OK)) {
       g_printerr ("%dx%d: out of device memory\n", width, height);
       set_free (set, c);
       return FALSE;
     }
   }
   return TRUE;
+}
+
+/* @n inputs of @format and, with @outputs, @n GRAY8 outputs. */
+static gboolean
+set_alloc (Set * set, Ctx * c, int n, int width, int height,
+    CipFormat format, gboolean outputs)
+{
+  return set_alloc_full (set, c, n, width, height, format, outputs,
+      CIP_FORMAT_GRAY8);
 }
 
 static gboolean
@@ -1107,8 +1219,7 @@ op_failed (Ctx * c, const char *op, const char *size, gboolean npp)
     return;
   }
 #endif
-  g_printerr ("%s at %s failed: %s\n", op, size,
-      cip_stream_error (c->stream));
+  g_printerr ("%s at %s failed: %s\n", op, size, cip_stream_error (c->stream));
   n_failed++;
 }
 
@@ -1153,8 +1264,7 @@ run_size (Ctx * c, int s, size_t rotation_bytes, double copy_gbps)
    * uniform bytes. */
   for (i = 0; i < (guint) n_gray; i++)
     if (cip_gray (&sets[INPUT_RGBA].src[i % n_rgba],
-            &sets[INPUT_NATURAL].src[i], CIP_GRAY_BT601,
-            c->stream) != CIP_OK) {
+            &sets[INPUT_NATURAL].src[i], CIP_GRAY_BT601, c->stream) != CIP_OK) {
       op_failed (c, "cip_gray", sizes[s].name, FALSE);
       goto out;
     }
@@ -1222,6 +1332,61 @@ out:
   set_free (&gray_out, c);
 }
 
+/* The gray rows of every layout at size @s, each with its own inputs and
+ * outputs (over @rotation_bytes together), NPP's call beside it where it
+ * has one. */
+static void
+run_gray_layouts (Ctx * c, int s, size_t rotation_bytes, double copy_gbps)
+{
+  int width = sizes[s].width, height = sizes[s].height;
+  double pixels = (double) width * height;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (gray_layouts); i++) {
+    const GrayLayout *g = &gray_layouts[i];
+    gchar *name = gray_layout_name ("cip_gray", g);
+    gchar *input = g_strdup_printf ("random %s", g->layout);
+    double bytes = pixels * gray_layout_bytes (g);
+    size_t pair = (size_t) width * height * gray_layout_bytes (g);
+    int n = MAX (4, (int) ((rotation_bytes + pair - 1) / pair));
+    double npp_us = NAN;
+    Set set = { 0, };
+    Timing ours;
+
+    if (only && !strstr (name, only))
+      goto next;
+    if (!set_alloc_full (&set, c, n, width, height, g->src, TRUE, g->dst)
+        || !set_fill_random (&set, c, 7000 + 100 * s + i)) {
+      op_failed (c, name, sizes[s].name, FALSE);
+      goto next;
+    }
+    if (!time_op (c, run_gray, &set, &ours)) {
+      op_failed (c, name, sizes[s].name, FALSE);
+      goto next;
+    }
+#ifdef HAVE_NPP
+    if (g->peer != GRAY_PEER_NONE) {
+      Timing npp;
+
+      c->gray_peer = g->peer;
+      memcpy (c->gray_weights, g->weights, sizeof (c->gray_weights));
+      if (time_op (c, run_npp_layout_gray, &set, &npp))
+        npp_us = npp.median;
+      else
+        op_failed (c, g->npp_name, sizes[s].name, TRUE);
+    }
+#endif
+    print_op_row (name, sizes[s].name, input, &ours, npp_us, bytes, copy_gbps);
+    csv_row ("op", name, sizes[s].name, width, height, input, &ours, npp_us,
+        bytes, copy_gbps);
+    n_passed++;
+  next:
+    set_free (&set, c);
+    g_free (name);
+    g_free (input);
+  }
+}
+
 /* What bench-elements' pipelines queue on the GPU per frame. */
 static const struct
 {
@@ -1284,8 +1449,7 @@ run_chains (Ctx * c, int s)
   }
 
   for (i = 0; i < G_N_ELEMENTS (chain_cases); i++) {
-    const char *input = chain_cases[i].cells ? "cell-like RGBA" :
-        "random RGBA";
+    const char *input = chain_cases[i].cells ? "cell-like RGBA" : "random RGBA";
     gchar *what = g_strdup_printf ("%s, %s", chain_cases[i].name, input);
     gboolean skip = only && !strstr (what, only);
     char regions[32] = "";
@@ -1359,10 +1523,8 @@ run_gpu (void)
     for (i = 0; i < 256; i++)
       levels[i] = i;
     CUDA_CHECK (cudaMalloc ((void **) &c.npp_hist, 256 * sizeof (int32_t)));
-    CUDA_CHECK (cudaMalloc ((void **) &c.npp_values,
-            256 * sizeof (int32_t)));
-    CUDA_CHECK (cudaMalloc ((void **) &c.npp_levels,
-            256 * sizeof (int32_t)));
+    CUDA_CHECK (cudaMalloc ((void **) &c.npp_values, 256 * sizeof (int32_t)));
+    CUDA_CHECK (cudaMalloc ((void **) &c.npp_levels, 256 * sizeof (int32_t)));
     CUDA_CHECK (cudaMemcpyAsync (c.npp_levels, levels, sizeof (levels),
             cudaMemcpyHostToDevice, c.cuda));
     CUDA_CHECK (cudaMemcpyAsync (c.npp_values, levels, sizeof (levels),
@@ -1391,8 +1553,10 @@ run_gpu (void)
     printf ("Built without NPP (-DHAVE_NPP): no peers.\n\n");
 #endif
     print_op_header ();
-    for (s = 0; s < (int) G_N_ELEMENTS (sizes); s++)
+    for (s = 0; s < (int) G_N_ELEMENTS (sizes); s++) {
       run_size (&c, s, rotation_bytes, copy_gbps);
+      run_gray_layouts (&c, s, rotation_bytes, copy_gbps);
+    }
     printf ("\n");
   } else {
     printf ("## Chains\n\nThe kernels of each element pipeline, with the "
@@ -1495,14 +1659,12 @@ run_quick (void)
   guint i;
   int k;
 
-  inputs[INPUT_RGBA] = host_image (QUICK_WIDTH, QUICK_HEIGHT,
-      CIP_FORMAT_RGBA);
+  inputs[INPUT_RGBA] = host_image (QUICK_WIDTH, QUICK_HEIGHT, CIP_FORMAT_RGBA);
   inputs[INPUT_NATURAL] = host_image (QUICK_WIDTH, QUICK_HEIGHT,
       CIP_FORMAT_GRAY8);
   inputs[INPUT_UNIFORM] = host_image (QUICK_WIDTH, QUICK_HEIGHT,
       CIP_FORMAT_GRAY8);
-  inputs[INPUT_MASK] = host_image (QUICK_WIDTH, QUICK_HEIGHT,
-      CIP_FORMAT_GRAY8);
+  inputs[INPUT_MASK] = host_image (QUICK_WIDTH, QUICK_HEIGHT, CIP_FORMAT_GRAY8);
   dst = host_image (QUICK_WIDTH, QUICK_HEIGHT, CIP_FORMAT_GRAY8);
   fill_random (inputs[INPUT_RGBA].data, inputs[INPUT_RGBA].stride *
       QUICK_HEIGHT, 1);
@@ -1510,8 +1672,7 @@ run_quick (void)
       QUICK_HEIGHT, 2);
   cip_ref_gray (&inputs[INPUT_RGBA], &inputs[INPUT_NATURAL], CIP_GRAY_BT601,
       NULL);
-  cip_ref_mask (&inputs[INPUT_UNIFORM], &inputs[INPUT_MASK], &half_mask,
-      NULL);
+  cip_ref_mask (&inputs[INPUT_UNIFORM], &inputs[INPUT_MASK], &half_mask, NULL);
   g_snprintf (size, sizeof (size), "%dx%d", QUICK_WIDTH, QUICK_HEIGHT);
 
   printf ("# Kernel benchmark, --quick: the CPU reference only\n\n");
@@ -1543,6 +1704,44 @@ run_quick (void)
         input_names[cases[i].input], &t, NAN,
         pixels * cases[i].bytes_per_pixel, 0);
     n_passed++;
+  }
+
+  /* cip_gray's layouts, as the reference reads them. */
+  for (i = 0; i < G_N_ELEMENTS (gray_layouts); i++) {
+    const GrayLayout *g = &gray_layouts[i];
+    gchar *name = gray_layout_name ("cip_ref_gray", g);
+    gchar *input = g_strdup_printf ("random %s", g->layout);
+    CipImage src = host_image (QUICK_WIDTH, QUICK_HEIGHT, g->src);
+    CipImage out = host_image (QUICK_WIDTH, QUICK_HEIGHT, g->dst);
+    double us[QUICK_RUNS];
+    gboolean ok = TRUE;
+    Timing t;
+
+    fill_random (src.data, src.stride * QUICK_HEIGHT, 100 + i);
+    for (k = 0; ok && k < QUICK_WARMUP + QUICK_RUNS; k++) {
+      gint64 start = g_get_monotonic_time ();
+
+      ok = cip_ref_gray (&src, &out, CIP_GRAY_BT601, NULL) == CIP_OK;
+      if (k >= QUICK_WARMUP)
+        us[k - QUICK_WARMUP] = MAX (1, g_get_monotonic_time () - start);
+    }
+    if (ok) {
+      timing_from_samples (us, QUICK_RUNS, &t);
+      t.host_us = NAN;
+      t.host_waited = FALSE;
+      print_op_row (name, size, input, &t, NAN,
+          pixels * gray_layout_bytes (g), 0);
+      csv_row ("cpu", name, size, QUICK_WIDTH, QUICK_HEIGHT, input, &t, NAN,
+          pixels * gray_layout_bytes (g), 0);
+      n_passed++;
+    } else {
+      g_printerr ("%s failed\n", name);
+      n_failed++;
+    }
+    g_free (src.data);
+    g_free (out.data);
+    g_free (name);
+    g_free (input);
   }
 
   for (i = 0; i < N_INPUTS; i++)

@@ -28,6 +28,11 @@
  *      NppStatus nppiRGBToGray_8u_AC4C1R_Ctx (const Npp8u * pSrc,
  *          int nSrcStep, Npp8u * pDst, int nDstStep, NppiSize oSizeROI,
  *          NppStreamContext nppStreamCtx);
+ *      NppStatus nppiRGBToGray_8u_C3C1R_Ctx (the same arguments);
+ *      NppStatus nppiColorToGray_8u_C3C1R_Ctx (const Npp8u * pSrc,
+ *          int nSrcStep, Npp8u * pDst, int nDstStep, NppiSize oSizeROI,
+ *          const Npp32f aCoeffs[3], NppStreamContext nppStreamCtx);
+ *      (_AC4C1R_Ctx likewise with aCoeffs[3], _C4C1R_Ctx with aCoeffs[4])
  *      NppStatus nppiLUT_Linear_8u_C1R_Ctx (const Npp8u * pSrc,
  *          int nSrcStep, Npp8u * pDst, int nDstStep, NppiSize oSizeROI,
  *          const Npp32s * pValues, const Npp32s * pLevels, int nLevels,
@@ -41,8 +46,8 @@
  *    nMaxThreadsPerBlock, nSharedMemPerBlock (size_t),
  *    nCudaDevAttrComputeCapabilityMajor/Minor, nStreamFlags, nReserved0.
  *
- * Libraries: nppc (core), nppicc (RGBToGray, LUT_Linear), nppist
- * (HistogramEven), nppitc (Threshold_GTVal). */
+ * Libraries: nppc (core), nppicc (RGBToGray, ColorToGray, LUT_Linear),
+ * nppist (HistogramEven), nppitc (Threshold_GTVal). */
 
 #include <stdio.h>
 #include <string.h>
@@ -179,6 +184,41 @@ npp_rgba_to_gray (const void *src, int src_pitch, void *dst, int dst_pitch,
 }
 
 int
+npp_color_to_gray (NppGrayCall call, const float weights[4],
+    const void *src, int src_pitch, void *dst, int dst_pitch, int width,
+    int height)
+{
+  NppiSize roi = { width, height };
+  const Npp8u *in = (const Npp8u *) src;
+  Npp8u *out = (Npp8u *) dst;
+  const Npp32f coeffs[4] = { weights[0], weights[1], weights[2],
+    weights[3]
+  };
+
+  switch (call) {
+    case NPP_GRAY_RGB:
+      NPP_TRY (nppiRGBToGray_8u_C3C1R_Ctx (in, src_pitch, out, dst_pitch,
+              roi, ctx));
+      return 0;
+    case NPP_GRAY_C3:
+      NPP_TRY (nppiColorToGray_8u_C3C1R_Ctx (in, src_pitch, out, dst_pitch,
+              roi, coeffs, ctx));
+      return 0;
+    case NPP_GRAY_AC4:
+      NPP_TRY (nppiColorToGray_8u_AC4C1R_Ctx (in, src_pitch, out,
+              dst_pitch, roi, coeffs, ctx));
+      return 0;
+    case NPP_GRAY_C4:
+      NPP_TRY (nppiColorToGray_8u_C4C1R_Ctx (in, src_pitch, out, dst_pitch,
+              roi, coeffs, ctx));
+      return 0;
+  }
+  snprintf (error_text, sizeof (error_text), "unknown gray call %d",
+      (int) call);
+  return -1;
+}
+
+int
 npp_histogram_even (const void *src, int src_pitch, int width, int height,
     int32_t * hist)
 {
@@ -260,8 +300,7 @@ npp_label_markers_uf (const void *src, int src_pitch, int width, int height)
 }
 
 int
-npp_label_and_compress (const void *src, int src_pitch, int width,
-    int height)
+npp_label_and_compress (const void *src, int src_pitch, int width, int height)
 {
   NppiSize roi = { width, height };
   int count;
@@ -299,6 +338,14 @@ npp_peers_free (void)
 int
 npp_rgba_to_gray (const void *src, int src_pitch, void *dst, int dst_pitch,
     int width, int height)
+{
+  return no_npp ();
+}
+
+int
+npp_color_to_gray (NppGrayCall call, const float weights[4],
+    const void *src, int src_pitch, void *dst, int dst_pitch, int width,
+    int height)
 {
   return no_npp ();
 }
@@ -346,8 +393,7 @@ npp_label_markers_uf (const void *src, int src_pitch, int width, int height)
 }
 
 int
-npp_label_and_compress (const void *src, int src_pitch, int width,
-    int height)
+npp_label_and_compress (const void *src, int src_pitch, int width, int height)
 {
   return no_npp ();
 }

@@ -37,6 +37,23 @@ const char *npp_peers_error (void);
 int npp_rgba_to_gray (const void *src, int src_pitch, void *dst,
     int dst_pitch, int width, int height);
 
+/* The other 8-bit colour layouts to GRAY8, for bench-kernels' gray rows:
+ * nppiRGBToGray_8u_C3C1R_Ctx for RGB (NPP_GRAY_RGB); otherwise
+ * nppiColorToGray_8u_{C3C1R,AC4C1R,C4C1R}_Ctx with BT.601 weights by
+ * channel, @weights[i] for byte i of a pixel (the fourth ignored by
+ * AC4C1R). */
+typedef enum
+{
+  NPP_GRAY_RGB,                 /* RGBToGray_8u_C3C1R */
+  NPP_GRAY_C3,                  /* ColorToGray_8u_C3C1R: 3 bytes a pixel */
+  NPP_GRAY_AC4,                 /* ColorToGray_8u_AC4C1R: byte 3 ignored */
+  NPP_GRAY_C4,                  /* ColorToGray_8u_C4C1R: 4 weights */
+} NppGrayCall;
+
+int npp_color_to_gray (NppGrayCall call, const float weights[4],
+    const void *src, int src_pitch, void *dst, int dst_pitch, int width,
+    int height);
+
 /* nppiHistogramEven_8u_C1R_Ctx with 257 levels from 0 to 256: one bin per
  * value, into @hist (device, 256 counters). */
 int npp_histogram_even (const void *src, int src_pitch, int width,

@@ -15,6 +15,8 @@ import csv
 import os
 import sys
 
+PENDING = "to be measured on the GPU host"
+
 TARGETS_FPS = {
     ("cudagray, system memory", "1080p"): 4000,
     ("cudagray, system memory", "4K"): 1000,
@@ -176,6 +178,132 @@ def element_table(rows):
     return out
 
 
+# The rows of the camera formats' issue ("Every camera's frames"): each
+# target sets one row against another of the same run and size.
+#   (what, --only of bench-elements, row, against, least ratio, note)
+CAMERA_ELEMENT_TARGETS = [
+    ("`cudagray`, YUY2 page-locked in, CUDA memory out: ≥ 1.5× the same "
+     "row with RGBA", "page-locked in, CUDA memory out",
+     "cudagray, YUY2 page-locked in, CUDA memory out",
+     "cudagray, RGBA page-locked in, CUDA memory out", 1.5, ""),
+    ("`cudagray`, YUY2 from pageable memory: ≥ 10× `videoconvert ! "
+     "cudagray` (`videoconvert` to BGRx, what it negotiates in front of "
+     "cudagray's former formats)", "YUY2 pageable",
+     "cudagray, YUY2 pageable", "videoconvert ! cudagray, YUY2 pageable",
+     10.0, ""),
+    ("`cudaequalize ! cudaotsu`, GRAY16_LE, CUDA memory: ≥ 50% of the same "
+     "chain on GRAY8 (expected to fail to link, n/a, until both elements "
+     "take GRAY16_LE)", "cudaequalize ! cudaotsu, GRAY",
+     "cudaequalize ! cudaotsu, GRAY16_LE, CUDA memory",
+     "cudaequalize ! cudaotsu, GRAY8, CUDA memory", 0.5,
+     "n/a until cudaequalize and cudaotsu take GRAY16_LE"),
+]
+
+# bench-kernels' gray rows: "cip_gray LAYOUT to GRAY8|GRAY16".
+GRAY_LAYOUTS = [
+    ("RGBA", "GRAY8"), ("BGRA", "GRAY8"), ("RGBx", "GRAY8"),
+    ("BGRx", "GRAY8"), ("ARGB", "GRAY8"), ("ABGR", "GRAY8"),
+    ("RGB", "GRAY8"), ("BGR", "GRAY8"), ("YUYV", "GRAY8"), ("UYVY", "GRAY8"),
+    ("GRAY16", "GRAY8"), ("GRAY16_BE", "GRAY8"), ("GRAY10_MSB", "GRAY8"),
+    ("GRAY10_LSB", "GRAY8"), ("GRAY12_LSB", "GRAY8"),
+    ("GRAY16_BE", "GRAY16"), ("GRAY10_MSB", "GRAY16"),
+    ("GRAY10_LSB", "GRAY16"), ("GRAY12_LSB", "GRAY16"),
+]
+GRAY_LAYOUT_SOURCES = {
+    "YUYV": "YUY2, YVYU", "UYVY": "UYVY", "GRAY16": "GRAY16_LE, P016_LE",
+    "GRAY16_BE": "GRAY16_BE", "GRAY10_MSB": "P010_10LE",
+    "GRAY10_LSB": "I420_10LE", "GRAY12_LSB": "I420_12LE",
+}
+GRAY_NPP_SPEEDUP = 1.3          # at 1080p and 4K, where NPP has a call
+GRAY_GBPS_1080P = 1700.0        # bytes read + written
+
+
+def mark(ok):
+    return "✓" if ok else "✗"
+
+
+def camera_element_rows(elements):
+    """{(case, size): fps} of the rows that ran (failed rows: -1)."""
+    return {(r["case"], r["size"]): fnum(r["fps"]) for r in elements}
+
+
+def camera_tables(elements, kernels):
+    """The targets of the camera formats' rows, set against their
+    measurements where the CSV files hold them, PENDING where not."""
+    fps = camera_element_rows(elements)
+    out = ["## Camera formats", "",
+           "The rows for the camera and decoder layouts (YUY2, UYVY, YVYU, "
+           "the semi-planar and planar 8-bit ones, P010_10LE, P016_LE, "
+           "I420_10LE, I420_12LE, GRAY16_LE/BE) and their targets, each "
+           "ratio between two rows of the same run. A figure reads \"%s\" "
+           "until a run there (`tests/bench/run-benchmarks.sh`) has written "
+           "the row; `--only TEXT` runs the rows whose name holds TEXT. A "
+           "row whose source format an element does not take yet is left "
+           "out as n/a (it would fail to link); a row that ran and failed "
+           "reads \"failed\"." % PENDING, "",
+           "On the GPU host, from the source root after `ninja -C build` "
+           "(`-Dnpp=enabled` for the NPP column): the rows of one target "
+           "with `GST_PLUGIN_PATH_1_0=build/ext build/tests/bench/"
+           "bench-elements --only \"YUY2 pageable\"` (the `--only` text "
+           "of each target below; `--only YUY2` runs the three YUY2 rows), "
+           "the kernels with `build/tests/bench/bench-kernels --only "
+           "cip_gray`; `tests/bench/run-benchmarks.sh build` runs "
+           "everything and rewrites this report.", "",
+           "| target (`bench-elements --only`) | 1080p | 4K |",
+           "|---|---|---|"]
+    for what, only, row, against, least, note in CAMERA_ELEMENT_TARGETS:
+        cells = []
+        for size in ("1080p", "4K"):
+            a, b = fps.get((row, size)), fps.get((against, size))
+            if a is None and b is not None and note:
+                cell = note
+            elif a is None or b is None:
+                cell = PENDING
+            elif a <= 0 or b <= 0:
+                cell = "failed"
+            else:
+                cell = "%.0f against %.0f frames/s: %.2f× %s" % (
+                    a, b, a / b, mark(a / b >= least))
+            cells.append(cell)
+        out.append("| %s (`\"%s\"`) | %s | %s |" % (what, only, cells[0],
+                                                cells[1]))
+
+    ops = {(r["op"], r["size"]): r for r in kernels if r["section"] == "op"}
+    out += ["", "`cip_gray` for every layout it reads (`bench-kernels --only "
+            "\"cip_gray\"`; `\" to GRAY\"` for these rows alone): "
+            "random bytes in the layout, µs a call (CUDA events, median), "
+            "GB/s of the bytes read and written, and NPP's call for the "
+            "layout on the same stream where NPP has one (RGBToGray_8u "
+            "AC4C1R or C3C1R, ColorToGray_8u with BT.601 weights for the "
+            "others; none for the two-byte luma layouts). Targets: ≥ "
+            "%.1f× NPP at 1080p and 4K, ≥ %.1f TB/s at 1080p." % (
+                GRAY_NPP_SPEEDUP, GRAY_GBPS_1080P / 1000), "",
+            "| layout (GStreamer formats) | out | 1080p µs | 1080p GB/s | "
+            "1080p NPP / ours | 4K µs | 4K GB/s | 4K NPP / ours |",
+            "|---|---|---:|---:|---:|---:|---:|---:|"]
+    for layout, dst in GRAY_LAYOUTS:
+        name = "cip_gray %s to %s" % (layout, dst)
+        cells = []
+        for size in ("1080p", "4K"):
+            r = ops.get((name, size))
+            if r is None:
+                cells += [PENDING, "", ""]
+                continue
+            gbps = fnum(r["gbps"])
+            speedup = fnum(r["speedup"])
+            cells += ["%.1f" % fnum(r["median_us"]),
+                      "%.0f%s" % (gbps, " " + mark(gbps >= GRAY_GBPS_1080P)
+                                  if size == "1080p" else ""),
+                      "%.2f× %s" % (speedup, mark(
+                          speedup >= GRAY_NPP_SPEEDUP))
+                      if speedup else "–"]
+        sources = GRAY_LAYOUT_SOURCES.get(layout)
+        out.append("| %s | %s | %s |" % (
+            "%s (%s)" % (layout, sources) if sources else layout, dst,
+            " | ".join(cells)))
+    return out
+
+
 def plot(rows, path):
     try:
         import matplotlib
@@ -237,6 +365,7 @@ def main():
                device.get("date"),
                "; the kernel and NPP rows on %s" % device["kernels"]
                if "kernels" in device else ""), "", analysis, ""]
+    out += camera_tables(elements, kernels) + [""]
     if plot(elements, os.path.join(folder, "fps.png")):
         out += ["![frames per second against resolution](fps.png)", ""]
     out += element_table(elements) + [""] + kernel_tables(kernels) + [""]

@@ -54,6 +54,7 @@ def main():
               "the decoder's rows have no limit")
 
         for heading in ("# Performance", "## Where it stands", "## Elements",
+                        "## Camera formats",
                         "## Floors and GPU-time limits", "## Many streams"):
             check(heading in text, "the report has " + heading)
         rows = [line for line in text.splitlines()
@@ -74,8 +75,54 @@ def main():
             else:
                 check(line.endswith("|  |"), "row %s ×%s has no limit" % (
                     r["source"], r["streams"]))
+        check_camera_formats(folder, text)
     print("report: %d many-streams rows, %d limits" % (len(streams),
                                                         len(limits)))
+
+
+def check_camera_formats(folder, text):
+    """The camera formats' targets: a figure per row of the CSV files that
+    holds it, the placeholder where none does."""
+    elements = report.read_csv(os.path.join(folder, "elements.csv"))
+    kernels = report.read_csv(os.path.join(folder, "kernels.csv"))
+    cases = {r["case"] for r in elements}
+    ops = {r["op"] for r in kernels}
+    for _, _, row, against, _, _ in report.CAMERA_ELEMENT_TARGETS:
+        if row not in cases or against not in cases:
+            check(report.PENDING in text, "%s: the placeholder" % row)
+    for layout, dst in report.GRAY_LAYOUTS:
+        if "cip_gray %s to %s" % (layout, dst) not in ops:
+            check(report.PENDING in text, "%s: the placeholder" % layout)
+
+    # Made-up rows (not measurements): each ratio is the row's frames/s
+    # over its partner's, marked against the target.
+    fps = {"cudagray, YUY2 page-locked in, CUDA memory out": 3000.0,
+           "cudagray, RGBA page-locked in, CUDA memory out": 2500.0,
+           "cudagray, YUY2 pageable": 2000.0,
+           "videoconvert ! cudagray, YUY2 pageable": 100.0,
+           "cudaequalize ! cudaotsu, GRAY8, CUDA memory": 20000.0}
+    rows = [{"case": case, "size": size, "fps": str(value)}
+            for case, value in fps.items() for size in ("1080p", "4K")]
+    kernel_rows = [{"section": "op", "op": "cip_gray YUYV to GRAY8",
+                    "size": "1080p", "median_us": "4.0", "gbps": "1555.2",
+                    "speedup": ""},
+                   {"section": "op", "op": "cip_gray RGBA to GRAY8",
+                    "size": "4K", "median_us": "12.0", "gbps": "3456.0",
+                    "speedup": "1.500"}]
+    lines = report.camera_tables(rows, kernel_rows)
+    table = "\n".join(lines)
+    check("3000 against 2500 frames/s: 1.20× ✗" in table,
+          "YUY2 page-locked against RGBA: 1.20×, under 1.5×")
+    check("2000 against 100 frames/s: 20.00× ✓" in table,
+          "YUY2 pageable against videoconvert: 20×, over 10×")
+    check("n/a until cudaequalize and cudaotsu take GRAY16_LE" in table,
+          "the GRAY16 chain, not run beside a GRAY8 one that ran: n/a")
+    yuyv = [line for line in lines if line.startswith("| YUYV")][0]
+    check("| 4.0 | 1555 ✗ | – |" in yuyv,
+          "YUYV at 1080p: µs, GB/s under 1.7 TB/s, no NPP peer")
+    rgba = [line for line in lines if line.startswith("| RGBA")][0]
+    check(rgba.endswith("| 12.0 | 3456 | 1.50× ✓ |"),
+          "RGBA at 4K: µs, GB/s without a target, 1.5× NPP")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,9 @@
 
 #include <string.h>
 
+#include <math.h>
+#include <string.h>
+
 #include "test-element.h"
 
 static const gchar *images[] = {
@@ -160,6 +163,96 @@ GST_START_TEST (test_each_frame_its_own_histogram)
 
 GST_END_TEST;
 
+/* temporal-smoothing, as docs/elements.md defines it, written out on its
+ * own: each bin's history s × previous + (1 − s) × count (the count
+ * itself on a restart), rounded half to even, and OpenCV's equalizeHist
+ * table of those counts; then @frame through the table into @out. */
+static void
+equalize_smoothed (const CipImage * frame, gdouble * history, gdouble s,
+    gboolean restart, CipImage * out)
+{
+  guint32 hist[256] = { 0 }, counts[256], total = 0, sum = 0;
+  guint8 lut[256] = { 0 };
+  guint first = 0, i;
+  gint x, y;
+
+  for (y = 0; y < frame->height; y++)
+    for (x = 0; x < frame->width; x++)
+      hist[((const guint8 *) frame->data)[y * frame->stride + x]]++;
+  for (i = 0; i < 256; i++) {
+    /* volatile: each product rounded, as the definition has it (no FMA) */
+    volatile gdouble kept = s * history[i];
+    volatile gdouble added = (1.0 - s) * hist[i];
+
+    history[i] = restart ? (gdouble) hist[i] : kept + added;
+    counts[i] = (guint32) nearbyint (history[i]);
+    total += counts[i];
+  }
+  while (first < 255 && counts[first] == 0)
+    first++;
+  if (counts[first] == total) {
+    lut[first] = first;
+  } else {
+    float scale = 255.f / (float) (total - counts[first]);
+
+    for (i = first + 1; i < 256; i++) {
+      sum += counts[i];
+      lut[i] = (guint8) CLAMP ((gint) nearbyintf ((float) sum * scale), 0, 255);
+    }
+  }
+  for (y = 0; y < frame->height; y++)
+    for (x = 0; x < frame->width; x++)
+      ((guint8 *) out->data)[y * out->stride + x] =
+          lut[((const guint8 *) frame->data)[y * frame->stride + x]];
+}
+
+/* temporal-smoothing: frames of two images in turn, each equalized with
+ * the histogram smoothed over the frames before it, as defined; a
+ * DISCONT frame starts over (its own histogram: OpenCV's equalizeHist). */
+GST_START_TEST (test_temporal_smoothing)
+{
+  static const gchar *turns[] = { "camera", "moon", "moon", "camera",
+    "moon", "camera"
+  };
+  GstHarness *h = cip_test_harness_new ("cudaequalize",
+      "temporal-smoothing=0.75");
+  gdouble history[256] = { 0 };
+  guint i, differs = 0;
+
+  gst_harness_set_src_caps (h, cip_test_caps_new (GST_VIDEO_FORMAT_GRAY8,
+          512, 512));
+  for (i = 0; i <= G_N_ELEMENTS (turns); i++) {
+    gboolean discont = i == G_N_ELEMENTS (turns);
+    CipImage src = load (discont ? "moon" : turns[i], "");
+    CipImage expected = cip_test_image_new (512, 512, CIP_FORMAT_GRAY8, 0);
+    CipImage alone = load (discont ? "moon" : turns[i], "-equalize");
+    GstBuffer *in = cip_test_buffer_new (&src), *out;
+    GstCaps *caps;
+
+    if (discont)
+      GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_DISCONT);
+    equalize_smoothed (&src, history, 0.75, i == 0 || discont, &expected);
+    out = cip_test_push_pull (h, in);
+    caps = cip_test_harness_output_caps (h);
+    cip_test_assert_buffer_image (out, caps, &expected);
+    /* the smoothing changes what a frame alone would give, except where
+     * it starts over */
+    if (memcmp (expected.data, alone.data, expected.stride * 512) != 0)
+      differs++;
+    else
+      fail_unless (i == 0 || discont, "frame %u: smoothing changed nothing", i);
+    gst_caps_unref (caps);
+    gst_buffer_unref (out);
+    cip_test_image_free (&alone);
+    cip_test_image_free (&expected);
+    cip_test_image_free (&src);
+  }
+  fail_unless (differs >= G_N_ELEMENTS (turns) - 2);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 static Suite *
 cudaequalize_suite (void)
 {
@@ -168,12 +261,12 @@ cudaequalize_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_set_timeout (tc, CIP_TEST_TIMEOUT);
-  tcase_add_loop_test (tc, test_gray8_matches_opencv, 0,
-      G_N_ELEMENTS (images));
+  tcase_add_loop_test (tc, test_gray8_matches_opencv, 0, G_N_ELEMENTS (images));
   tcase_add_loop_test (tc, test_yuv_luma_matches_opencv_chroma_untouched, 0,
       G_N_ELEMENTS (images) * G_N_ELEMENTS (yuv_formats));
   tcase_add_test (tc, test_constant_frame_unchanged);
   tcase_add_test (tc, test_each_frame_its_own_histogram);
+  tcase_add_test (tc, test_temporal_smoothing);
 
   return s;
 }

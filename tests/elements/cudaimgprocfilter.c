@@ -95,8 +95,7 @@ GST_START_TEST (test_plugin_has_its_elements)
   fail_unless (plugin != NULL, "plugin cudaimgproc is not registered");
   gst_object_unref (plugin);
 
-  features = gst_registry_get_feature_list_by_plugin (registry,
-      "cudaimgproc");
+  features = gst_registry_get_feature_list_by_plugin (registry, "cudaimgproc");
   fail_unless_equals_int (g_list_length (features), G_N_ELEMENTS (expected));
   for (l = features; l; l = l->next) {
     const gchar *name = gst_plugin_feature_get_name (l->data);
@@ -162,14 +161,19 @@ static const PropertyCase gray_properties[] = {
 };
 
 static const PropertyCase mask_properties[] = {
-  {"threshold", G_TYPE_UINT, PLAYING | CONTROLLABLE, "0", "0", "255", NULL},
+  {"threshold", G_TYPE_UINT, PLAYING | CONTROLLABLE, "0", "0", "65535", NULL},
   {"foreground", G_TYPE_UINT, PLAYING | CONTROLLABLE, "255", "0", "255", NULL},
   {"invert", G_TYPE_BOOLEAN, PLAYING | CONTROLLABLE, "false", NULL, NULL, NULL},
 };
 
+static const PropertyCase equalize_properties[] = {
+  {"temporal-smoothing", G_TYPE_DOUBLE, PLAYING | CONTROLLABLE, "0", NULL,
+      NULL, NULL},
+};
+
 static const PropertyCase otsu_properties[] = {
   {"invert", G_TYPE_BOOLEAN, PLAYING | CONTROLLABLE, "false", NULL, NULL, NULL},
-  {"threshold", G_TYPE_UINT, READ_ONLY, "0", "0", "255", NULL},
+  {"threshold", G_TYPE_UINT, READ_ONLY, "0", "0", "65535", NULL},
   {"post-messages", G_TYPE_BOOLEAN, PLAYING, "false", NULL, NULL, NULL},
 };
 
@@ -194,7 +198,7 @@ static const PropertyCase label_properties[] = {
   {"post-messages", G_TYPE_BOOLEAN, PLAYING, "false", NULL, NULL, NULL},
   {"n-regions", G_TYPE_UINT, READ_ONLY, "0", "0", "4294967295", NULL},
   {"properties", G_TYPE_STRING, PLAYING,
-      "\"label\\,area\\,bbox\\,centroid\\,intensity_mean\"", NULL, NULL,
+        "\"label\\,area\\,bbox\\,centroid\\,intensity_mean\"", NULL, NULL,
       NULL},
   {"max-regions", G_TYPE_UINT, PLAYING, "100000", "1", "2147483647", NULL},
   /* Their defaults depend on the version (test_property_specs of
@@ -215,13 +219,13 @@ check_property (GObjectClass * klass, const PropertyCase * p)
   fail_unless_equals_int (G_TYPE_FUNDAMENTAL (pspec->value_type),
       p->fundamental);
   fail_unless (pspec->flags & G_PARAM_READABLE);
-  fail_unless_equals_int (! !(pspec->flags & G_PARAM_WRITABLE),
+  fail_unless_equals_int (!!(pspec->flags & G_PARAM_WRITABLE),
       p->settable != READ_ONLY);
-  fail_unless_equals_int (! !(pspec->flags & GST_PARAM_MUTABLE_READY),
+  fail_unless_equals_int (!!(pspec->flags & GST_PARAM_MUTABLE_READY),
       (p->settable & READY) != 0);
-  fail_unless_equals_int (! !(pspec->flags & GST_PARAM_MUTABLE_PLAYING),
+  fail_unless_equals_int (!!(pspec->flags & GST_PARAM_MUTABLE_PLAYING),
       (p->settable & PLAYING) != 0);
-  fail_unless_equals_int (! !(pspec->flags & GST_PARAM_CONTROLLABLE),
+  fail_unless_equals_int (!!(pspec->flags & GST_PARAM_CONTROLLABLE),
       (p->settable & CONTROLLABLE) != 0);
 
   if (p->default_value) {
@@ -234,10 +238,8 @@ check_property (GObjectClass * klass, const PropertyCase * p)
   if (G_IS_PARAM_SPEC_UINT (pspec)) {
     GParamSpecUInt *u = G_PARAM_SPEC_UINT (pspec);
 
-    fail_unless_equals_uint64 (u->minimum, g_ascii_strtoull (p->min, NULL,
-            10));
-    fail_unless_equals_uint64 (u->maximum, g_ascii_strtoull (p->max, NULL,
-            10));
+    fail_unless_equals_uint64 (u->minimum, g_ascii_strtoull (p->min, NULL, 10));
+    fail_unless_equals_uint64 (u->maximum, g_ascii_strtoull (p->max, NULL, 10));
   } else if (G_IS_PARAM_SPEC_INT (pspec)) {
     GParamSpecInt *i = G_PARAM_SPEC_INT (pspec);
 
@@ -272,6 +274,9 @@ GST_START_TEST (test_element_properties)
   } else if (g_str_equal (name, "cudamask")) {
     own = mask_properties;
     n_own = G_N_ELEMENTS (mask_properties);
+  } else if (g_str_equal (name, "cudaequalize")) {
+    own = equalize_properties;
+    n_own = G_N_ELEMENTS (equalize_properties);
   } else if (g_str_equal (name, "cudaotsu")) {
     own = otsu_properties;
     n_own = G_N_ELEMENTS (otsu_properties);
@@ -870,8 +875,7 @@ GST_START_TEST (test_setting_fixed_while_running)
   GstBus *bus = cip_test_harness_add_bus (h);
   gchar *before, *after;
 
-  GST_INFO ("%s=%s in %s", property, other,
-      gst_element_state_get_name (state));
+  GST_INFO ("%s=%s in %s", property, other, gst_element_state_get_name (state));
   cip_test_harness_set_caps (h, GST_VIDEO_FORMAT_GRAY8, 64, 48);
   push_and_check_frame (h, "cudamask", GST_VIDEO_FORMAT_GRAY8, 64, 48, 1);
   if (state != GST_STATE_PLAYING)
@@ -914,8 +918,7 @@ GST_START_TEST (test_setting_free_in_null_and_ready)
   gchar *before, *value;
   GstHarness *h;
 
-  GST_INFO ("%s=%s in %s", property, other,
-      gst_element_state_get_name (state));
+  GST_INFO ("%s=%s in %s", property, other, gst_element_state_get_name (state));
   fail_unless (element != NULL);
   gst_object_ref_sink (element);
   gst_util_set_object_arg (G_OBJECT (element), "backend",
@@ -987,8 +990,7 @@ assert_caps_of_backend (GstElement * element, const gchar * when)
   caps[1] = gst_pad_get_current_caps (srcpad);
   caps[2] = gst_pad_query_caps (sinkpad, NULL);
   caps[3] = gst_pad_query_caps (srcpad, NULL);
-  fail_unless (caps[0] != NULL && caps[1] != NULL, "%s: not negotiated",
-      when);
+  fail_unless (caps[0] != NULL && caps[1] != NULL, "%s: not negotiated", when);
   for (i = 0; i < G_N_ELEMENTS (caps); i++) {
     /* the input is in system memory whatever the backend */
     gboolean want_cuda = cuda && i != 0;
@@ -1254,8 +1256,7 @@ GST_START_TEST (test_gray_as_yuv)
   gst_harness_set_sink_caps_str (h, sink_caps);
   g_free (sink_caps);
   cip_test_harness_set_caps (h, in_format, 33, 17);
-  out = cip_test_push_pull (h, cip_test_buffer_for_format (&src, in_format,
-          5));
+  out = cip_test_push_pull (h, cip_test_buffer_for_format (&src, in_format, 5));
   caps = cip_test_harness_output_caps (h);
   fail_unless (gst_video_info_from_caps (&info, caps));
   fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (&info), out_format);

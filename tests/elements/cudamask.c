@@ -10,6 +10,8 @@
 /* cudamask: its defaults, threshold, foreground and invert against the
  * definition and cip_ref_mask, and property changes between frames. */
 
+#include <string.h>
+
 #include "test-element.h"
 #include "cip-ref.h"
 
@@ -39,7 +41,7 @@ mask_pixel (guint8 in, const MaskCase * c)
 {
   gboolean above = in > c->threshold;
 
-  return (above != ! !c->invert) ? c->foreground : 0;
+  return (above != !!c->invert) ? c->foreground : 0;
 }
 
 /* Fails unless @out (plane 0 of a GRAY8 buffer of @caps) is @src masked by
@@ -70,8 +72,7 @@ assert_masked (GstBuffer * out, GstCaps * caps, const CipImage * src,
     }
   gst_video_frame_unmap (&frame);
 
-  fail_unless_equals_int (cip_ref_mask (src, &expected, &params, NULL),
-      CIP_OK);
+  fail_unless_equals_int (cip_ref_mask (src, &expected, &params, NULL), CIP_OK);
   cip_test_assert_buffer_image (out, caps, &expected);
   cip_test_image_free (&expected);
 }
@@ -221,6 +222,101 @@ GST_START_TEST (test_output_caps_equal_input_caps)
 
 GST_END_TEST;
 
+/* GRAY16_LE in, a GRAY8 mask out, at a threshold in 16-bit units. */
+GST_START_TEST (test_gray16_input)
+{
+  GstHarness *h = cip_test_harness_new ("cudamask",
+      "threshold=30000 foreground=200");
+  CipImage src = cip_test_image_load ("otsu16-camera.pgm");
+  CipImage expected = cip_test_image_new (src.width, src.height,
+      CIP_FORMAT_GRAY8, 0);
+  CipMaskParams params = { 30000, 200, false };
+  GstBuffer *out;
+  GstCaps *caps;
+  GstVideoInfo info;
+
+  fail_unless_equals_int (cip_ref_mask (&src, &expected, &params, NULL),
+      CIP_OK);
+  cip_test_harness_set_image_caps (h, &src);
+  out = cip_test_push_pull (h, cip_test_buffer_new (&src));
+  caps = cip_test_harness_output_caps (h);
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (&info),
+      GST_VIDEO_FORMAT_GRAY8);
+  cip_test_assert_buffer_image (out, caps, &expected);
+
+  gst_caps_unref (caps);
+  gst_buffer_unref (out);
+  cip_test_image_free (&expected);
+  cip_test_image_free (&src);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A threshold above 255 refuses GRAY8 input at negotiation, with an
+ * error that says why. */
+GST_START_TEST (test_gray8_threshold_above_255_refused)
+{
+  GstHarness *h = cip_test_harness_new ("cudamask", "threshold=300");
+  GstBus *bus = cip_test_harness_add_bus (h);
+  CipImage src = cip_test_image_random (16, 8, CIP_FORMAT_GRAY8, 3);
+  GError *error = NULL;
+
+  cip_test_harness_set_image_caps (h, &src);
+  fail_unless_equals_int (gst_harness_push (h, cip_test_buffer_new (&src)),
+      GST_FLOW_NOT_NEGOTIATED);
+  fail_unless (cip_test_bus_pop_errors (bus, &error) >= 1);
+  fail_unless (g_error_matches (error, GST_CORE_ERROR,
+          GST_CORE_ERROR_NEGOTIATION));
+  fail_unless (strstr (error->message, "above 255") != NULL, "%s",
+      error->message);
+
+  g_error_free (error);
+  cip_test_image_free (&src);
+  cip_test_harness_teardown_with_bus (h, bus);
+}
+
+GST_END_TEST;
+
+/* While GRAY8 flows, a threshold above 255 is not taken (a warning says
+ * so); on GRAY16_LE it is. */
+GST_START_TEST (test_threshold_above_255_while_gray8)
+{
+  GstHarness *h = cip_test_harness_new ("cudamask", "threshold=7");
+  GstBus *bus = cip_test_harness_add_bus (h);
+  GstElement *mask = cip_test_harness_element (h, "cudamask");
+  CipImage src = cip_test_image_random (16, 8, CIP_FORMAT_GRAY8, 4);
+  GstMessage *warning;
+  guint threshold;
+
+  cip_test_harness_set_image_caps (h, &src);
+  gst_buffer_unref (cip_test_push_pull (h, cip_test_buffer_new (&src)));
+  g_object_set (mask, "threshold", 300, NULL);
+  g_object_get (mask, "threshold", &threshold, NULL);
+  fail_unless_equals_int (threshold, 7);
+  warning = cip_test_bus_pop_type (bus, GST_MESSAGE_WARNING);
+  fail_unless (warning != NULL);
+  gst_message_unref (warning);
+  g_object_set (mask, "threshold", 255, NULL);
+  g_object_get (mask, "threshold", &threshold, NULL);
+  fail_unless_equals_int (threshold, 255);
+
+  cip_test_image_free (&src);
+  src = cip_test_image_random (16, 8, CIP_FORMAT_GRAY16, 5);
+  cip_test_harness_set_image_caps (h, &src);
+  gst_buffer_unref (cip_test_push_pull (h, cip_test_buffer_new (&src)));
+  g_object_set (mask, "threshold", 65535, NULL);
+  g_object_get (mask, "threshold", &threshold, NULL);
+  fail_unless_equals_int (threshold, 65535);
+
+  gst_object_unref (mask);
+  cip_test_image_free (&src);
+  cip_test_harness_teardown_with_bus (h, bus);
+}
+
+GST_END_TEST;
+
 static Suite *
 cudamask_suite (void)
 {
@@ -233,6 +329,9 @@ cudamask_suite (void)
   tcase_add_loop_test (tc, test_properties_on_coins, 0, G_N_ELEMENTS (cases));
   tcase_add_test (tc, test_property_change_between_frames);
   tcase_add_test (tc, test_output_caps_equal_input_caps);
+  tcase_add_test (tc, test_gray16_input);
+  tcase_add_test (tc, test_gray8_threshold_above_255_refused);
+  tcase_add_test (tc, test_threshold_above_255_while_gray8);
 
   return s;
 }

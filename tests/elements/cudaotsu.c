@@ -132,8 +132,7 @@ GST_START_TEST (test_matches_opencv)
   threshold = get_threshold (otsu);
   fail_unless_equals_int (threshold, expected_int (name, "otsu-threshold"));
   fail_unless_equals_int (threshold, ref_threshold);
-  fail_unless_equals_int (count, expected_int (name,
-          "otsu-foreground-pixels"));
+  fail_unless_equals_int (count, expected_int (name, "otsu-foreground-pixels"));
 
   gst_object_unref (otsu);
   cip_test_image_free (&src);
@@ -515,6 +514,54 @@ GST_START_TEST (test_messages_without_time_segment)
 
 GST_END_TEST;
 
+static const char *otsu16_images[] = {
+  "otsu16-camera", "otsu16-coins-12bit", "otsu16-bimodal",
+  "otsu16-full-range", "otsu16-three-levels", "otsu16-two-levels",
+  "otsu16-flat",
+};
+
+/* GRAY16_LE in: scikit-image's threshold (expected-otsu16.ini) in 16-bit
+ * units as the property, and the GRAY8 mask of the pixels above it. */
+GST_START_TEST (test_gray16_skimage)
+{
+  const char *name = otsu16_images[__i__];
+  gchar *file = g_strdup_printf ("%s.pgm", name);
+  gchar *path = cip_test_data_path ("expected-otsu16.ini");
+  GKeyFile *ini = g_key_file_new ();
+  GstHarness *h = cip_test_harness_new ("cudaotsu", NULL);
+  GstElement *otsu = cip_test_harness_element (h, "cudaotsu");
+  CipImage src = cip_test_image_load (file);
+  CipImage expected = cip_test_image_new (src.width, src.height,
+      CIP_FORMAT_GRAY8, 0);
+  CipMaskParams params = { 0, 255, false };
+  GstBuffer *out;
+  GstCaps *caps;
+  guint threshold;
+
+  fail_unless (g_key_file_load_from_file (ini, path, G_KEY_FILE_NONE, NULL));
+  params.threshold = cip_test_ini_int (ini, name, "otsu-threshold");
+  fail_unless_equals_int (cip_ref_mask (&src, &expected, &params, NULL),
+      CIP_OK);
+  cip_test_harness_set_image_caps (h, &src);
+  out = cip_test_push_pull (h, cip_test_buffer_new (&src));
+  caps = cip_test_harness_output_caps (h);
+  cip_test_assert_buffer_image (out, caps, &expected);
+  g_object_get (otsu, "threshold", &threshold, NULL);
+  fail_unless_equals_int (threshold, params.threshold);
+
+  gst_caps_unref (caps);
+  gst_buffer_unref (out);
+  gst_object_unref (otsu);
+  cip_test_image_free (&expected);
+  cip_test_image_free (&src);
+  gst_harness_teardown (h);
+  g_key_file_free (ini);
+  g_free (path);
+  g_free (file);
+}
+
+GST_END_TEST;
+
 static Suite *
 cudaotsu_suite (void)
 {
@@ -523,6 +570,8 @@ cudaotsu_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_set_timeout (tc, CIP_TEST_TIMEOUT);
+  tcase_add_loop_test (tc, test_gray16_skimage, 0,
+      G_N_ELEMENTS (otsu16_images));
   tcase_add_test (tc, test_threshold_zero_before_first_frame);
   tcase_add_loop_test (tc, test_matches_opencv, 0, G_N_ELEMENTS (images));
   tcase_add_test (tc, test_threshold_notified);

@@ -59,16 +59,29 @@ static const GstVideoFormat gray_formats[] = {
   GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRA, GST_VIDEO_FORMAT_RGBx,
   GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_ARGB, GST_VIDEO_FORMAT_ABGR,
   GST_VIDEO_FORMAT_RGB, GST_VIDEO_FORMAT_BGR, GST_VIDEO_FORMAT_NV12,
-  GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_UNKNOWN
+  GST_VIDEO_FORMAT_NV21, GST_VIDEO_FORMAT_NV16, GST_VIDEO_FORMAT_NV61,
+  GST_VIDEO_FORMAT_NV24, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_YV12,
+  GST_VIDEO_FORMAT_Y42B, GST_VIDEO_FORMAT_Y444, GST_VIDEO_FORMAT_YUY2,
+  GST_VIDEO_FORMAT_YVYU, GST_VIDEO_FORMAT_UYVY, GST_VIDEO_FORMAT_P010_10LE,
+  GST_VIDEO_FORMAT_P016_LE, GST_VIDEO_FORMAT_I420_10LE,
+  GST_VIDEO_FORMAT_I420_12LE, GST_VIDEO_FORMAT_GRAY8,
+  GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_GRAY16_BE,
+  GST_VIDEO_FORMAT_UNKNOWN
 };
 
 static const GstVideoFormat gray8_only[] = {
   GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_UNKNOWN
 };
 
+static const GstVideoFormat gray8_gray16[] = {
+  GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_UNKNOWN
+};
+
 static const GstVideoFormat equalize_formats[] = {
-  GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420,
-  GST_VIDEO_FORMAT_UNKNOWN
+  GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_NV21,
+  GST_VIDEO_FORMAT_NV16, GST_VIDEO_FORMAT_NV61, GST_VIDEO_FORMAT_NV24,
+  GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_YV12, GST_VIDEO_FORMAT_Y42B,
+  GST_VIDEO_FORMAT_Y444, GST_VIDEO_FORMAT_UNKNOWN
 };
 
 static const GstVideoFormat filter_formats[] = {
@@ -83,14 +96,19 @@ static const GstVideoFormat all_formats[] = {
   GST_VIDEO_FORMAT_RGBx, GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_ARGB,
   GST_VIDEO_FORMAT_ABGR, GST_VIDEO_FORMAT_RGB, GST_VIDEO_FORMAT_BGR,
   GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_GRAY16_LE,
-  GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_NV21, GST_VIDEO_FORMAT_UNKNOWN
+  GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_NV21, GST_VIDEO_FORMAT_NV16,
+  GST_VIDEO_FORMAT_NV61, GST_VIDEO_FORMAT_NV24, GST_VIDEO_FORMAT_YV12,
+  GST_VIDEO_FORMAT_Y42B, GST_VIDEO_FORMAT_Y444, GST_VIDEO_FORMAT_YVYU,
+  GST_VIDEO_FORMAT_UYVY, GST_VIDEO_FORMAT_P010_10LE, GST_VIDEO_FORMAT_P016_LE,
+  GST_VIDEO_FORMAT_I420_10LE, GST_VIDEO_FORMAT_I420_12LE,
+  GST_VIDEO_FORMAT_GRAY16_BE, GST_VIDEO_FORMAT_AYUV, GST_VIDEO_FORMAT_UNKNOWN
 };
 
 static const ElementDesc elements[] = {
   {"cudagray", gray_formats},
-  {"cudamask", gray8_only},
+  {"cudamask", gray8_gray16},
   {"cudaequalize", equalize_formats},
-  {"cudaotsu", gray8_only},
+  {"cudaotsu", gray8_gray16},
   {"cudablur", filter_formats},
   {"cudamorph", filter_formats},
   {"cudalabel", gray8_only},
@@ -369,6 +387,18 @@ plane_rows (const GstVideoInfo * info, guint plane)
   return 0;
 }
 
+/* Bits of the samples of plane @plane in @info. */
+static guint
+plane_depth (const GstVideoInfo * info, guint plane)
+{
+  guint comp;
+
+  for (comp = 0; comp < GST_VIDEO_INFO_N_COMPONENTS (info); comp++)
+    if (GST_VIDEO_FORMAT_INFO_PLANE (info->finfo, comp) == plane)
+      return GST_VIDEO_FORMAT_INFO_DEPTH (info->finfo, comp);
+  return 8;
+}
+
 /* Bytes of one row of plane @plane in @info, without padding. */
 static gint
 plane_row_bytes (const GstVideoInfo * info, guint plane)
@@ -495,6 +525,15 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
   gst_harness_set_sink_caps_str (h, "video/x-raw");
   element = gst_harness_find_element (h, desc->name);
   set_properties (element, &r);
+  /* cudamask refuses a threshold above 255 for 8-bit input at
+   * negotiation */
+  if (g_str_equal (desc->name, "cudamask") && format == GST_VIDEO_FORMAT_GRAY8) {
+    guint threshold = 0;
+
+    g_object_get (element, "threshold", &threshold, NULL);
+    if (threshold > 255)
+      refused = TRUE;
+  }
   gst_object_unref (element);
   bus = gst_bus_new ();
   gst_element_set_bus (h->element, bus);
@@ -547,6 +586,12 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
       well_formed = FALSE;
       layout |= spoil < 10 ? 1 : 2;
     }
+    /* 16-bit rows at an odd stride or offset are refused (the elements'
+     * contract): not a frame they must take */
+    for (plane = 0; plane < GST_VIDEO_INFO_N_PLANES (&info); plane++)
+      if (plane_depth (&info, plane) > 8 &&
+          (strides[plane] % 2 != 0 || offsets[plane] % 2 != 0))
+        well_formed = FALSE;
     need = end;
   }
   adjust = read_u16 (&r);

@@ -318,6 +318,61 @@ test_gray_luma (void)
   }
 }
 
+/* Temporal smoothing of equalize: a run of frames of different content
+ * (and a restart in the middle), the device's history against the
+ * reference's, every output byte. */
+static void
+test_equalize_smoothed (void)
+{
+  static const double factors[] = { 0.0, 0.5, 0.9, 0.999 };
+  guint f, i;
+
+  for (f = 0; f < G_N_ELEMENTS (factors); f++) {
+    double host_history[CIP_HISTORY_BINS] = { 0 };
+    void *dev_history = NULL;
+    CipTestDeviceImage *dst = cip_test_device_image_new (333, 77,
+        CIP_FORMAT_GRAY8, cip_test_layouts[f % cip_test_n_layouts], f);
+
+    CHECK (cip_buffer_alloc (&dev_history, sizeof (host_history),
+            cip_test_stream));
+    for (i = 0; i < 8; i++) {
+      /* frames of a narrow random range that moves: the histories differ */
+      CipTestDeviceImage *src = cip_test_device_image_new (333, 77,
+          CIP_FORMAT_GRAY8, cip_test_layouts[i % cip_test_n_layouts],
+          4000 + f * 16 + i);
+      guint8 *expected = g_malloc (dst->size);
+      CipImage expected_img = dst->host_img;
+      gboolean restart = i == 0 || i == 5;
+      gchar *what = g_strdup_printf ("equalize smoothed %g, frame %u",
+          factors[f], i);
+      int y, x;
+
+      for (y = 0; y < src->host_img.height; y++)
+        for (x = 0; x < src->host_img.width; x++) {
+          guint8 *p = (guint8 *) src->host_img.data +
+              y * src->host_img.stride + x;
+
+          *p = (guint8) (i * 20 + *p % (40 + 10 * i));
+        }
+      cip_test_device_image_upload (src);
+      memcpy (expected, dst->host, dst->size);
+      expected_img.data = expected + dst->offset;
+      CHECK (cip_ref_equalize_smoothed (&src->host_img, &expected_img,
+              host_history, factors[f], restart, NULL));
+      cip_test_device_image_upload (dst);
+      CHECK (cip_equalize_smoothed (&src->dev, &dst->dev, dev_history,
+              factors[f], restart, cip_test_stream));
+      CHECK (cip_stream_synchronize (cip_test_stream));
+      cip_test_device_image_check (dst, expected, what);
+      g_free (what);
+      g_free (expected);
+      cip_test_device_image_free (src);
+    }
+    cip_buffer_free (dev_history, cip_test_stream);
+    cip_test_device_image_free (dst);
+  }
+}
+
 /* Equalize and Otsu */
 
 /* OpenCV's images: the device's output against the reference, and Otsu's
@@ -645,6 +700,97 @@ test_large_rgba (void)
   cip_test_device_image_free (src);
 }
 
+/* 16-bit */
+
+/* cip_otsu16 and cip_mask on GRAY16 against the reference: the data
+ * images, and random frames of few and of many levels, up to more than
+ * 2^24 pixels (scikit-image's float32 running sums). */
+static void
+test_threshold16 (void)
+{
+  static const int sizes16[][2] = { {1, 1}, {7, 5}, {33, 1}, {640, 480},
+  {1920, 1080}, {4097, 4097}
+  };
+  static const char *images16[] = { "otsu16-camera", "otsu16-bimodal",
+    "otsu16-three-levels", "otsu16-flat"
+  };
+  guint16 *t16;
+  guint i, k;
+
+  CHECK (cip_host_alloc ((void **) &t16, 2, cip_test_stream));
+  for (i = 0; i < G_N_ELEMENTS (sizes16) + G_N_ELEMENTS (images16); i++)
+    for (k = 0; k < 3; k++) {
+      gboolean from_file = i >= G_N_ELEMENTS (sizes16);
+      CipImage loaded = { 0 };
+      int w, h;
+      CipTestDeviceImage *src, *dst;
+      guint8 *expected;
+      CipImage expected_img;
+      CipMaskParams params = { 29999, 255, k == 2 };
+      guint16 ref_t = 0;
+      gchar *what;
+
+      if (from_file) {
+        gchar *file = g_strdup_printf ("%s.pgm",
+            images16[i - G_N_ELEMENTS (sizes16)]);
+
+        loaded = cip_test_image_load (file);
+        g_free (file);
+        w = loaded.width;
+        h = loaded.height;
+      } else {
+        w = sizes16[i][0];
+        h = sizes16[i][1];
+        if (cip_test_size_skipped (w, h))
+          continue;
+      }
+      src = cip_test_device_image_new (w, h, CIP_FORMAT_GRAY16, NULL,
+          20000 + i * 3 + k);
+      dst = cip_test_device_image_new (w, h, CIP_FORMAT_GRAY8, NULL,
+          21000 + i * 3 + k);
+      if (from_file) {
+        cip_test_device_image_set (src, &loaded);
+        cip_test_image_free (&loaded);
+      } else if (k == 1) {
+        /* few levels: the top byte only */
+        int x, y;
+
+        for (y = 0; y < h; y++)
+          for (x = 0; x < w; x++)
+            ((guint8 *) src->host_img.data)[y * src->host_img.stride +
+                2 * x] = 0;
+      }
+      cip_test_device_image_upload (src);
+      what = g_strdup_printf ("GRAY16 %dx%d case %u", w, h, k);
+
+      expected = g_malloc (dst->size);
+      memcpy (expected, dst->host, dst->size);
+      expected_img = dst->host_img;
+      expected_img.data = expected + dst->offset;
+      g_assert_cmpint (cip_ref_otsu16 (&src->host_img, &expected_img,
+              k == 2, &ref_t, NULL), ==, CIP_OK);
+      *t16 = ~ref_t;
+      CHECK (cip_otsu16 (&src->dev, &dst->dev, k == 2, t16, cip_test_stream));
+      CHECK (cip_stream_synchronize (cip_test_stream));
+      if (*t16 != ref_t)
+        fail ("%s: threshold %u, reference %u", what, *t16, ref_t);
+      cip_test_device_image_check (dst, expected, what);
+
+      memcpy (expected, dst->host, dst->size);
+      g_assert_cmpint (cip_ref_mask (&src->host_img, &expected_img, &params,
+              NULL), ==, CIP_OK);
+      CHECK (cip_mask (&src->dev, &dst->dev, &params, cip_test_stream));
+      CHECK (cip_stream_synchronize (cip_test_stream));
+      cip_test_device_image_check (dst, expected, what);
+
+      g_free (expected);
+      g_free (what);
+      cip_test_device_image_free (dst);
+      cip_test_device_image_free (src);
+    }
+  cip_host_free (t16, cip_test_stream);
+}
+
 /* Resources */
 
 /* Operations allocate nothing: scratch space lives in the stream. */
@@ -965,10 +1111,12 @@ main (int argc, char **argv)
   g_test_add_func ("/kernels/gray/sizes", test_gray_sizes);
   g_test_add_func ("/kernels/gray/chelsea", test_gray_chelsea);
   g_test_add_func ("/kernels/gray/luma", test_gray_luma);
+  g_test_add_func ("/kernels/equalize/smoothed", test_equalize_smoothed);
   g_test_add_func ("/kernels/histogram-ops/real-images", test_real_images);
   g_test_add_func ("/kernels/histogram-ops/sizes", test_histogram_ops_sizes);
   g_test_add_func ("/kernels/mask/params", test_mask_params);
   g_test_add_func ("/kernels/otsu/near-ties", test_otsu_near_ties);
+  g_test_add_func ("/kernels/threshold16", test_threshold16);
   g_test_add_func ("/kernels/layouts", test_layouts);
   g_test_add_func ("/kernels/large/gray8-8192x8192", test_large_gray8);
   g_test_add_func ("/kernels/large/rgba-9000x4637", test_large_rgba);

@@ -46,7 +46,7 @@ static guint8 *
 pixel (const CipImage * image, int x, int y)
 {
   return (guint8 *) image->data + y * image->stride +
-      (size_t) x * cip_format_bytes_per_pixel (image->format);
+      (size_t) x *cip_format_bytes_per_pixel (image->format);
 }
 
 static void
@@ -570,9 +570,9 @@ between_class_variance (const guint32 * hist, int t)
 
   for (i = 0; i < 256; i++) {
     if (i <= t)
-      n1 += hist[i], s1 += (double) i * hist[i];
+      n1 += hist[i], s1 += (double) i *hist[i];
     else
-      n2 += hist[i], s2 += (double) i * hist[i];
+      n2 += hist[i], s2 += (double) i *hist[i];
   }
   if (n1 == 0 || n2 == 0)
     return -1;
@@ -761,10 +761,9 @@ test_invalid_arguments (void)
 
       if (op == OP_HISTOGRAM && (c == CIP_BAD_DST_NULL ||
               c == CIP_BAD_DST_DATA_NULL || c == CIP_BAD_DST_WIDTH_0 ||
-              c == CIP_BAD_DST_STRIDE_SMALL || c == CIP_BAD_DST_STRIDE_NEGATIVE ||
-              c == CIP_BAD_WIDTH_MISMATCH ||
-              c == CIP_BAD_HEIGHT_MISMATCH || c == CIP_BAD_DST_NOT_GRAY ||
-              c == CIP_BAD_DST_BAD_FORMAT))
+              c == CIP_BAD_DST_STRIDE_SMALL || c == CIP_BAD_DST_STRIDE_NEGATIVE
+              || c == CIP_BAD_WIDTH_MISMATCH || c == CIP_BAD_HEIGHT_MISMATCH
+              || c == CIP_BAD_DST_NOT_GRAY || c == CIP_BAD_DST_BAD_FORMAT))
         continue;               /* no destination image */
       if (op == OP_GRAY && (c == CIP_BAD_SRC_NOT_GRAY ||
               c == CIP_BAD_EXTRA_NULL))
@@ -799,6 +798,132 @@ test_invalid_arguments (void)
   cip_test_image_free (&gray);
 }
 
+/* 16-bit */
+
+static const char *otsu16_images[] = {
+  "otsu16-camera", "otsu16-coins-12bit", "otsu16-bimodal",
+  "otsu16-full-range", "otsu16-three-levels", "otsu16-two-levels",
+  "otsu16-flat",
+};
+
+/* scikit-image's threshold_otsu of each 16-bit image
+ * (expected-otsu16.ini), the pixels above it, and the inverted mask. */
+static void
+test_otsu16_skimage (void)
+{
+  gchar *path = cip_test_data_path ("expected-otsu16.ini");
+  GKeyFile *ini = g_key_file_new ();
+  guint i;
+
+  g_assert_true (g_key_file_load_from_file (ini, path, G_KEY_FILE_NONE, NULL));
+  for (i = 0; i < G_N_ELEMENTS (otsu16_images); i++) {
+    const char *name = otsu16_images[i];
+    gchar *file = g_strdup_printf ("%s.pgm", name);
+    CipImage src = cip_test_image_load (file);
+    CipImage dst = cip_test_image_new (src.width, src.height,
+        CIP_FORMAT_GRAY8, 3);
+    CipImage inverted = cip_test_image_new (src.width, src.height,
+        CIP_FORMAT_GRAY8, 0);
+    guint16 t = 0, t_inv = 0;
+    gint expected = cip_test_ini_int (ini, name, "otsu-threshold");
+    gint foreground = cip_test_ini_int (ini, name, "otsu-foreground-pixels");
+    gint n = 0, x, y;
+
+    g_assert_cmpint (src.format, ==, CIP_FORMAT_GRAY16);
+    assert_ok (cip_ref_otsu16 (&src, &dst, false, &t, NULL), name);
+    assert_ok (cip_ref_otsu16 (&src, &inverted, true, &t_inv, NULL), name);
+    g_assert_cmpint (t, ==, expected);
+    g_assert_cmpint (t_inv, ==, expected);
+    for (y = 0; y < src.height; y++)
+      for (x = 0; x < src.width; x++) {
+        const guint8 *in = (const guint8 *) src.data + y * src.stride;
+        guint v = in[2 * x] | in[2 * x + 1] << 8;
+        guint8 m = ((guint8 *) dst.data)[y * dst.stride + x];
+        guint8 mi = ((guint8 *) inverted.data)[y * inverted.stride + x];
+
+        g_assert_cmpuint (m, ==, v > t ? 255 : 0);
+        g_assert_cmpuint (mi, ==, 255 - m);
+        n += m == 255;
+      }
+    g_assert_cmpint (n, ==, foreground);
+    cip_test_image_free (&inverted);
+    cip_test_image_free (&dst);
+    cip_test_image_free (&src);
+    g_free (file);
+  }
+  g_key_file_free (ini);
+  g_free (path);
+}
+
+/* A GRAY16 mask: thresholds across the whole range, a GRAY8 mask out;
+ * GRAY8 input with a threshold above 255 has no foreground. */
+static void
+test_mask16 (void)
+{
+  static const guint16 values[] = { 0, 1, 255, 256, 4095, 32768, 65534,
+    65535
+  };
+  static const guint16 thresholds[] = { 0, 255, 256, 32767, 65534, 65535 };
+  CipImage src = cip_test_image_new (G_N_ELEMENTS (values), 2,
+      CIP_FORMAT_GRAY16, 1);
+  CipImage dst = cip_test_image_new (src.width, 2, CIP_FORMAT_GRAY8, 0);
+  CipImage gray8 = cip_test_image_new (4, 1, CIP_FORMAT_GRAY8, 0);
+  CipImage gray8_dst = cip_test_image_new (4, 1, CIP_FORMAT_GRAY8, 0);
+  CipMaskParams params = { 300, 200, false };
+  guint i, j;
+  int y;
+
+  for (y = 0; y < 2; y++)
+    for (i = 0; i < G_N_ELEMENTS (values); i++) {
+      guint8 *p = (guint8 *) src.data + y * src.stride + 2 * i;
+
+      p[0] = values[i] & 0xff;
+      p[1] = values[i] >> 8;
+    }
+  for (j = 0; j < G_N_ELEMENTS (thresholds); j++)
+    for (i = 0; i < 2; i++) {
+      params.threshold = thresholds[j];
+      params.invert = i;
+      assert_ok (cip_ref_mask (&src, &dst, &params, NULL), "mask16");
+      for (y = 0; y < 2; y++) {
+        guint k;
+
+        for (k = 0; k < G_N_ELEMENTS (values); k++)
+          g_assert_cmpuint (((guint8 *) dst.data)[y * dst.stride + k], ==,
+              ((values[k] > thresholds[j]) != (bool) i) ? 200 : 0);
+      }
+    }
+
+  memset (gray8.data, 255, 4);
+  params.threshold = 300;
+  params.invert = false;
+  assert_ok (cip_ref_mask (&gray8, &gray8_dst, &params, NULL), "mask8");
+  for (i = 0; i < 4; i++)
+    g_assert_cmpuint (((guint8 *) gray8_dst.data)[i], ==, 0);
+
+  /* GRAY16 out, or GRAY16 into cip_otsu, is refused */
+  g_assert_cmpint (cip_ref_mask (&src, &src, &params, NULL), ==,
+      CIP_ERROR_INVALID_ARGUMENT);
+  {
+    guint8 t8;
+
+    g_assert_cmpint (cip_ref_otsu (&src, &dst, false, &t8, NULL), ==,
+        CIP_ERROR_INVALID_ARGUMENT);
+  }
+  {
+    guint16 t16;
+
+    g_assert_cmpint (cip_ref_otsu16 (&gray8, &gray8_dst, false, &t16, NULL),
+        ==, CIP_ERROR_INVALID_ARGUMENT);
+    g_assert_cmpint (cip_ref_otsu16 (&src, &dst, false, NULL, NULL), ==,
+        CIP_ERROR_INVALID_ARGUMENT);
+  }
+  cip_test_image_free (&gray8_dst);
+  cip_test_image_free (&gray8);
+  cip_test_image_free (&dst);
+  cip_test_image_free (&src);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -807,17 +932,17 @@ main (int argc, char **argv)
   g_test_add_func ("/reference/gray/bt601-opencv", test_gray_bt601_opencv);
   g_test_add_func ("/reference/gray/gray8-copy", test_gray_gray8_copy);
   g_test_add_func ("/reference/gray/hand-computed", test_gray_hand_computed);
-  g_test_add_func ("/reference/gray/float-formulas",
-      test_gray_float_formulas);
+  g_test_add_func ("/reference/gray/float-formulas", test_gray_float_formulas);
   g_test_add_func ("/reference/equalize/opencv", test_equalize_opencv);
-  g_test_add_func ("/reference/equalize/edge-cases",
-      test_equalize_edge_cases);
+  g_test_add_func ("/reference/equalize/edge-cases", test_equalize_edge_cases);
   g_test_add_func ("/reference/equalize/odd-sizes", test_equalize_odd_sizes);
   g_test_add_func ("/reference/otsu/opencv", test_otsu_opencv);
   g_test_add_func ("/reference/otsu/edge-cases", test_otsu_edge_cases);
   g_test_add_func ("/reference/otsu/odd-sizes", test_otsu_odd_sizes);
   g_test_add_func ("/reference/histogram", test_histogram);
   g_test_add_func ("/reference/mask/semantics", test_mask_semantics);
+  g_test_add_func ("/reference/mask/gray16", test_mask16);
+  g_test_add_func ("/reference/otsu16/skimage", test_otsu16_skimage);
   g_test_add_func ("/reference/invalid-arguments", test_invalid_arguments);
 
   return g_test_run ();
