@@ -28,7 +28,6 @@
 #define CIP_HOST_DEVICE static inline
 #endif
 
-#define CIP_HIST_BINS 256
 
 /* Byte offsets of the colour channels in one pixel. */
 typedef struct
@@ -185,6 +184,27 @@ cip_history_count (double history)
 #endif
 }
 
+/* Whether @smoothing is one: NULL (none), or a factor in [0, 1) with a
+ * history. */
+CIP_HOST_DEVICE bool
+cip_smoothing_valid (const CipSmoothing * smoothing)
+{
+  return smoothing == NULL || (smoothing->history != NULL &&
+      smoothing->factor >= 0 && smoothing->factor < 1);
+}
+
+/* Bin @bin of a histogram whose count is @count, smoothed: its history
+ * updated and the count it stands for returned. */
+CIP_HOST_DEVICE uint32_t
+cip_smooth_bin (const CipSmoothing * smoothing, int bin, uint32_t count)
+{
+  double h = cip_history_next (smoothing->history[bin], count,
+      smoothing->factor, smoothing->restart);
+
+  smoothing->history[bin] = h;
+  return cip_history_count (h);
+}
+
 /* Whether OpenCV's Otsu loop skips a threshold whose lower class holds the
  * share q1 of the pixels. */
 CIP_HOST_DEVICE bool
@@ -259,7 +279,6 @@ cip_otsu_threshold (const uint32_t * hist)
  * and the threshold is the first t of the largest v; a one-valued image's
  * is its value.  The mask is value > t.  Up to 2^24 pixels every count
  * and running sum is an exact integer (w2(t + 1) = N - w1(t)). */
-#define CIP_HIST16_BINS 65536
 #define CIP_OTSU16_EXACT_PIXELS (1u << 24)
 
 CIP_HOST_DEVICE double

@@ -212,15 +212,27 @@ CipStatus cip_mask (const CipImage * src, CipImage * dst,
 CipStatus cip_equalize (const CipImage * src, CipImage * dst,
     CipStream * stream);
 
-/* The same of the histogram smoothed over frames: @history
- * (CIP_HISTORY_BINS doubles from cip_buffer_alloc()) carries, bin by bin,
- *   H = smoothing H + (1 - smoothing) h
- * from frame to frame (H = h when @restart), and the table is
- * equalizeHist's of the counts H rounded half to even.  @smoothing 0 is
- * cip_equalize(). */
-#define CIP_HISTORY_BINS 256
+/* Histogram bins of a GRAY8 and of a GRAY16 image: a bin per level. */
+#define CIP_HIST_BINS 256
+#define CIP_HIST16_BINS 65536
+
+/* Temporal smoothing of a histogram: @history (a double a bin, from
+ * cip_buffer_alloc()) carries, bin by bin,
+ *   H = factor H + (1 - factor) h
+ * from frame to frame (H = h when @restart), and the operation works on
+ * the counts H rounded half to even.  @factor is in [0, 1); 0 is no
+ * smoothing. */
+typedef struct
+{
+  double *history;
+  double factor;
+  bool restart;
+} CipSmoothing;
+
+/* cip_equalize() of the histogram smoothed over frames: @smoothing's
+ * history holds CIP_HIST_BINS doubles. */
 CipStatus cip_equalize_smoothed (const CipImage * src, CipImage * dst,
-    double *history, double smoothing, bool restart, CipStream * stream);
+    const CipSmoothing * smoothing, CipStream * stream);
 
 /* Binarization at the image's Otsu threshold (OpenCV's THRESH_OTSU): a
  * pixel above the threshold becomes 255, every other 0 (swapped when
@@ -236,6 +248,16 @@ CipStatus cip_otsu (const CipImage * src, CipImage * dst, bool invert,
  * aligned) gets the threshold in 16-bit units. */
 CipStatus cip_otsu16 (const CipImage * src, CipImage * dst, bool invert,
     uint16_t * threshold, CipStream * stream);
+
+/* Both at the threshold of the histogram smoothed over frames: its
+ * history holds CIP_HIST_BINS doubles (GRAY8) or CIP_HIST16_BINS
+ * (GRAY16). */
+CipStatus cip_otsu_smoothed (const CipImage * src, CipImage * dst,
+    bool invert, uint8_t * threshold, const CipSmoothing * smoothing,
+    CipStream * stream);
+CipStatus cip_otsu16_smoothed (const CipImage * src, CipImage * dst,
+    bool invert, uint16_t * threshold, const CipSmoothing * smoothing,
+    CipStream * stream);
 
 /* Segmentation: blur, morphology, labelling.  Blur and morphology take
  * GRAY8 or a four-byte format (RGBA, BGRA, RGBx, BGRx, ARGB, ABGR; every
@@ -438,7 +460,7 @@ typedef struct
   CipStatus (*equalize) (const CipImage * src, CipImage * dst,
       CipStream * stream);
   CipStatus (*equalize_smoothed) (const CipImage * src, CipImage * dst,
-      double *history, double smoothing, bool restart, CipStream * stream);
+      const CipSmoothing * smoothing, CipStream * stream);
   CipStatus (*buffer_alloc) (void **ptr, size_t size, CipStream * stream);
   void (*buffer_free) (void *ptr, CipStream * stream);
   CipStatus (*otsu) (const CipImage * src, CipImage * dst, bool invert,
@@ -453,6 +475,12 @@ typedef struct
       CipStream * stream);
   CipStatus (*otsu16) (const CipImage * src, CipImage * dst, bool invert,
       uint16_t * threshold, CipStream * stream);
+  CipStatus (*otsu_smoothed) (const CipImage * src, CipImage * dst,
+      bool invert, uint8_t * threshold, const CipSmoothing * smoothing,
+      CipStream * stream);
+  CipStatus (*otsu16_smoothed) (const CipImage * src, CipImage * dst,
+      bool invert, uint16_t * threshold, const CipSmoothing * smoothing,
+      CipStream * stream);
 } CipOps;
 
 extern const CipOps cip_cuda_ops;

@@ -12,20 +12,12 @@
 
 #include "cip-histogram.cuh"
 
-/* Temporal smoothing's history, when there is one (NULL: none). */
-typedef struct
-{
-  double *history;
-  double factor;
-  bool restart;
-} CipSmoothingArgs;
-
 /* Writes OpenCV's equalizeHist table for the finished histogram into
  * @table, with a thread per bin: the running sums are exact integers, so a
  * parallel scan gives the reference's table bit for bit. */
 __device__ __forceinline__ void
 equalize_table (const uint32_t * hist, uint8_t * table,
-    const CipSmoothingArgs & smoothing)
+    const CipSmoothing & smoothing)
 {
   __shared__ uint32_t scratch[CIP_BIN_THREADS / 32];
   __shared__ uint32_t cumulative_at[CIP_HIST_BINS];
@@ -35,13 +27,8 @@ equalize_table (const uint32_t * hist, uint8_t * table,
   uint32_t cumulative, total, first_cumulative, first_count;
 
   /* temporal smoothing: the bin's history in place of its count */
-  if (smoothing.history) {
-    double h = cip_history_next (smoothing.history[bin], count,
-        smoothing.factor, smoothing.restart);
-
-    smoothing.history[bin] = h;
-    count = cip_history_count (h);
-  }
+  if (smoothing.history)
+    count = cip_smooth_bin (&smoothing, bin, count);
 
   if (bin == 0)
     first = CIP_HIST_BINS - 1;
@@ -67,7 +54,7 @@ equalize_table (const uint32_t * hist, uint8_t * table,
 
 __global__ void
 __launch_bounds__ (CIP_HISTOGRAM_THREADS)
-equalize_count_kernel (CipHistogramPass p, CipSmoothingArgs smoothing)
+equalize_count_kernel (CipHistogramPass p, CipSmoothing smoothing)
 {
   __shared__ uint32_t warp_hists[CIP_HISTOGRAM_WARPS * CIP_HIST_BINS];
 
@@ -78,21 +65,22 @@ equalize_count_kernel (CipHistogramPass p, CipSmoothingArgs smoothing)
 extern "C" CipStatus
 cip_equalize (const CipImage * src, CipImage * dst, CipStream * stream)
 {
-  return cip_equalize_smoothed (src, dst, NULL, 0, true, stream);
+  return cip_equalize_smoothed (src, dst, NULL, stream);
 }
 
 extern "C" CipStatus
 cip_equalize_smoothed (const CipImage * src, CipImage * dst,
-    double *history, double smoothing, bool restart, CipStream * stream)
+    const CipSmoothing * smoothing, CipStream * stream)
 {
   CipHistogramPass p;
-  CipSmoothingArgs args = { history, smoothing, restart };
+  CipSmoothing args = { NULL, 0, true };
 
   if (stream == NULL || cip_check_pair (src, dst, 1) != CIP_OK ||
-      !(smoothing >= 0) || smoothing >= 1 ||
-      (history == NULL && smoothing != 0))
+      !cip_smoothing_valid (smoothing))
     return CIP_ERROR_INVALID_ARGUMENT;
 
+  if (smoothing)
+    args = *smoothing;
   p = cip_histogram_pass (src, stream);
   equalize_count_kernel <<<cip_histogram_blocks (p, stream),
       CIP_HISTOGRAM_THREADS, 0, stream->stream >>> (p, args);

@@ -27,6 +27,8 @@
   .morph = prefix##morph, \
   .label = prefix##label, \
   .otsu16 = prefix##otsu16, \
+  .otsu_smoothed = prefix##otsu_smoothed, \
+  .otsu16_smoothed = prefix##otsu16_smoothed, \
 }
 
 const CipOps cip_cuda_ops = CIP_OPS (cip_);

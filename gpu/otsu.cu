@@ -242,6 +242,7 @@ typedef struct
   CipHistogramPass pass;
   bool invert;
   uint8_t *threshold;           /* page-locked host memory */
+  CipSmoothing smoothing;       /* history NULL: none */
 } OtsuParams;
 
 __global__ void
@@ -254,6 +255,13 @@ otsu_count_kernel (OtsuParams p)
   if (!cip_histogram_count (p.pass, warp_hists))
     return;
 
+  /* temporal smoothing: the counts the history stands for, in place */
+  if (p.smoothing.history) {
+    uint32_t *count = &p.pass.hist[threadIdx.x];
+
+    *count = cip_smooth_bin (&p.smoothing, threadIdx.x, __ldcg (count));
+    __syncthreads ();
+  }
   t = otsu_threshold (p.pass.hist);
   p.pass.table[threadIdx.x] = cip_mask_pixel (threadIdx.x, t, 255, p.invert);
   /* With unified addressing, page-locked host memory is addressable from
@@ -266,15 +274,26 @@ extern "C" CipStatus
 cip_otsu (const CipImage * src, CipImage * dst, bool invert,
     uint8_t * threshold, CipStream * stream)
 {
+  return cip_otsu_smoothed (src, dst, invert, threshold, NULL, stream);
+}
+
+extern "C" CipStatus
+cip_otsu_smoothed (const CipImage * src, CipImage * dst, bool invert,
+    uint8_t * threshold, const CipSmoothing * smoothing, CipStream * stream)
+{
   OtsuParams p;
 
   if (stream == NULL || threshold == NULL ||
-      cip_check_threshold_pair (src, dst, CIP_FORMAT_GRAY8) != CIP_OK)
+      cip_check_threshold_pair (src, dst, CIP_FORMAT_GRAY8) != CIP_OK ||
+      !cip_smoothing_valid (smoothing))
     return CIP_ERROR_INVALID_ARGUMENT;
 
   p.pass = cip_histogram_pass (src, stream);
   p.invert = invert;
   p.threshold = threshold;
+  p.smoothing.history = NULL;
+  if (smoothing)
+    p.smoothing = *smoothing;
   otsu_count_kernel <<<cip_histogram_blocks (p.pass, stream),
       CIP_HISTOGRAM_THREADS, 0, stream->stream >>> (p);
   CIP_CUDA_TRY_LAUNCH (stream, "Otsu histogram kernel");
@@ -449,7 +468,7 @@ otsu16_threshold_kernel (Otsu16Params p)
   int bin = blockIdx.x * OTSU16_BLOCK_BINS + threadIdx.x;
   int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   uint64_t s_before = 0, s_total = 0, s1;
-  uint32_t n_before = 0, count, n1;
+  uint32_t n_before = 0, n_total = 0, count, n1;
   int lo = CIP_HIST16_BINS, hi = -1;
   double v = -1;
   int at = bin;
@@ -465,6 +484,7 @@ otsu16_threshold_kernel (Otsu16Params p)
       hi = i;
     }
     s_total += sx;
+    n_total += x;
     if (c < (int) blockIdx.x) {
       s_before += sx;
       n_before += x;
@@ -473,6 +493,7 @@ otsu16_threshold_kernel (Otsu16Params p)
   s_total = otsu16_block_reduce (s_total, scratch64, Otsu16Sum ());
   s_before = otsu16_block_reduce (s_before, scratch64, Otsu16Sum ());
   n_before = otsu16_block_reduce (n_before, scratch32, Otsu16Sum ());
+  n_total = otsu16_block_reduce (n_total, scratch32, Otsu16Sum ());
   lo = otsu16_block_reduce (lo, scratch_int, Otsu16Min ());
   hi = otsu16_block_reduce (hi, scratch_int, Otsu16Max ());
 
@@ -485,7 +506,7 @@ otsu16_threshold_kernel (Otsu16Params p)
 
     if (p.exact) {
       w1 = (float) n1;
-      w2 = (float) (p.pixels - n1);
+      w2 = (float) (n_total - n1);
     } else {
       w1 = __ldcg (&p.s->lower[bin]);
       w2 = __ldcg (&p.s->upper[bin + 1]);
@@ -575,9 +596,25 @@ otsu16_apply_kernel (const uint8_t * __restrict__ src, size_t src_stride,
   cip_store16 (dst + y * dst_stride, x, width, dst_aligned, v);
 }
 
+/* Temporal smoothing of the 16-bit histogram, in place: a thread a bin. */
+__global__ void
+otsu16_smooth_kernel (uint32_t * hist, CipSmoothing smoothing)
+{
+  int bin = blockIdx.x * blockDim.x + threadIdx.x;
+
+  hist[bin] = cip_smooth_bin (&smoothing, bin, hist[bin]);
+}
+
 extern "C" CipStatus
 cip_otsu16 (const CipImage * src, CipImage * dst, bool invert,
     uint16_t * threshold, CipStream * stream)
+{
+  return cip_otsu16_smoothed (src, dst, invert, threshold, NULL, stream);
+}
+
+extern "C" CipStatus
+cip_otsu16_smoothed (const CipImage * src, CipImage * dst, bool invert,
+    uint16_t * threshold, const CipSmoothing * smoothing, CipStream * stream)
 {
   Otsu16Params p;
   bool fresh;
@@ -586,7 +623,8 @@ cip_otsu16 (const CipImage * src, CipImage * dst, bool invert,
 
   if (stream == NULL || threshold == NULL ||
       ((uintptr_t) threshold & 1) != 0 ||
-      cip_check_threshold_pair (src, dst, CIP_FORMAT_GRAY16) != CIP_OK)
+      cip_check_threshold_pair (src, dst, CIP_FORMAT_GRAY16) != CIP_OK ||
+      !cip_smoothing_valid (smoothing))
     return CIP_ERROR_INVALID_ARGUMENT;
 
   fresh = stream->scratch[CIP_SCRATCH_HIST16].data == NULL;
@@ -601,12 +639,19 @@ cip_otsu16 (const CipImage * src, CipImage * dst, bool invert,
 
   p.s = (Otsu16Scratch *) scratch;
   p.pixels = (uint32_t) src->width * (uint32_t) src->height;
-  p.exact = p.pixels <= CIP_OTSU16_EXACT_PIXELS;
+  /* smoothed counts, each rounded, may add up to half a count a bin more */
+  p.exact = p.pixels + (smoothing ? CIP_HIST16_BINS / 2 : 0) <=
+      CIP_OTSU16_EXACT_PIXELS;
   p.threshold = threshold;
 
   status = cip_histogram16_count (src, p.s->hist, stream);
   if (status != CIP_OK)
     return status;
+  if (smoothing) {
+    otsu16_smooth_kernel <<<CIP_HIST16_BINS / 256, 256, 0,
+        stream->stream >>> (p.s->hist, *smoothing);
+    CIP_CUDA_TRY_LAUNCH (stream, "Otsu 16-bit smoothing kernel");
+  }
   if (!p.exact) {
     otsu16_running_sums_kernel <<<1, 64, 0, stream->stream >>> (p.s);
     CIP_CUDA_TRY_LAUNCH (stream, "Otsu 16-bit running-sum kernel");

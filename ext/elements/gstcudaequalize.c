@@ -111,7 +111,7 @@ gst_cuda_equalize_class_init (GstCudaEqualizeClass * klass)
 
   filter_class->process = GST_DEBUG_FUNCPTR (gst_cuda_equalize_process);
   filter_class->passes_chroma = TRUE;
-  filter_class->history_size = CIP_HISTORY_BINS * sizeof (gdouble);
+  filter_class->history_size = CIP_HIST_BINS * sizeof (gdouble);
 }
 
 static void
@@ -163,12 +163,12 @@ gst_cuda_equalize_process (GstCudaImgprocFilter * filter,
     GstCudaImgprocFrame * frame)
 {
   GstCudaEqualize *self = GST_CUDA_EQUALIZE (filter);
-  gdouble smoothing;
+  CipSmoothing smoothing = { frame->history, 0, frame->restart };
 
   GST_OBJECT_LOCK (self);
-  smoothing = self->temporal_smoothing;
+  smoothing.factor = self->temporal_smoothing;
   GST_OBJECT_UNLOCK (self);
 
-  return frame->ops->equalize_smoothed (frame->src, frame->dst,
-      frame->history, smoothing, frame->restart, frame->stream);
+  return frame->ops->equalize_smoothed (frame->src, frame->dst, &smoothing,
+      frame->stream);
 }

@@ -57,12 +57,16 @@ enum
   PROP_INVERT,
   PROP_THRESHOLD,
   PROP_POST_MESSAGES,
+  PROP_TEMPORAL_SMOOTHING,
 };
 
 static GParamSpec *threshold_pspec;
 
 #define DEFAULT_INVERT FALSE
 #define DEFAULT_POST_MESSAGES FALSE
+#define DEFAULT_TEMPORAL_SMOOTHING 0.0
+/* 1 would keep the first frame's histogram for ever. */
+#define MAX_TEMPORAL_SMOOTHING 0.999
 
 /* GRAY8 or GRAY16_LE in, a GRAY8 mask out (which may also leave as the
  * gray frame of NV12 or I420). */
@@ -81,6 +85,7 @@ struct _GstCudaOtsu
 
   gboolean invert;
   gboolean post_messages;
+  gdouble temporal_smoothing;
   guint threshold;
 };
 
@@ -160,6 +165,26 @@ gst_cuda_otsu_class_init (GstCudaOtsuClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
 
+  /**
+   * GstCudaOtsu:temporal-smoothing:
+   *
+   * How much of the histogram carries over from frame to frame, so that
+   * the threshold of live video does not jump: each bin is
+   * `s × previous + (1 − s) × this frame's count`, and the threshold is
+   * the Otsu threshold of the counts so smoothed.  0 thresholds each
+   * frame on its own.  Starts over after a flush, a caps change or a
+   * discontinuity.
+   *
+   * Since: 0.2
+   */
+  g_object_class_install_property (gobject_class, PROP_TEMPORAL_SMOOTHING,
+      g_param_spec_double ("temporal-smoothing", "Temporal smoothing",
+          "Share of the previous frames' histogram in each frame's "
+          "(0: each frame on its own)", 0.0, MAX_TEMPORAL_SMOOTHING,
+          DEFAULT_TEMPORAL_SMOOTHING, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING |
+          GST_PARAM_CONTROLLABLE));
+
   gst_cuda_imgproc_caps_add_pad_templates (element_class, input_formats,
       output_formats);
   gst_element_class_set_static_metadata (element_class,
@@ -176,6 +201,8 @@ gst_cuda_otsu_class_init (GstCudaOtsuClass * klass)
    * frame's area aligned). */
   filter_class->readback_size = 8;
   filter_class->frame_state_size = sizeof (GstCudaOtsuFrameState);
+  /* the smoothed histogram, of GRAY16 at most */
+  filter_class->history_size = CIP_HIST16_BINS * sizeof (gdouble);
 }
 
 static void
@@ -183,6 +210,7 @@ gst_cuda_otsu_init (GstCudaOtsu * self)
 {
   self->invert = DEFAULT_INVERT;
   self->post_messages = DEFAULT_POST_MESSAGES;
+  self->temporal_smoothing = DEFAULT_TEMPORAL_SMOOTHING;
 }
 
 static void
@@ -198,6 +226,9 @@ gst_cuda_otsu_set_property (GObject * object, guint prop_id,
       break;
     case PROP_POST_MESSAGES:
       self->post_messages = g_value_get_boolean (value);
+      break;
+    case PROP_TEMPORAL_SMOOTHING:
+      self->temporal_smoothing = g_value_get_double (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -223,6 +254,9 @@ gst_cuda_otsu_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_POST_MESSAGES:
       g_value_set_boolean (value, self->post_messages);
       break;
+    case PROP_TEMPORAL_SMOOTHING:
+      g_value_set_double (value, self->temporal_smoothing);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -236,18 +270,22 @@ gst_cuda_otsu_process (GstCudaImgprocFilter * filter,
 {
   GstCudaOtsu *self = GST_CUDA_OTSU (filter);
   GstCudaOtsuFrameState *state = frame->state;
+  CipSmoothing smoothing = { frame->history, 0, frame->restart };
   gboolean invert;
 
   GST_OBJECT_LOCK (self);
   invert = self->invert;
+  smoothing.factor = self->temporal_smoothing;
   GST_OBJECT_UNLOCK (self);
 
+  /* every frame updates the history, so that smoothing switched on while
+   * playing starts from the frames just before */
   state->deep = frame->src->format == CIP_FORMAT_GRAY16;
   if (state->deep)
-    return frame->ops->otsu16 (frame->src, frame->dst, invert,
-        (guint16 *) frame->readback, frame->stream);
-  return frame->ops->otsu (frame->src, frame->dst, invert, frame->readback,
-      frame->stream);
+    return frame->ops->otsu16_smoothed (frame->src, frame->dst, invert,
+        (guint16 *) frame->readback, &smoothing, frame->stream);
+  return frame->ops->otsu_smoothed (frame->src, frame->dst, invert,
+      frame->readback, &smoothing, frame->stream);
 }
 
 /* The threshold, once the frame's work has run: where the output stays

@@ -40,7 +40,13 @@ CipStatus cip_ref_mask (const CipImage * src, CipImage * dst,
 CipStatus cip_ref_equalize (const CipImage * src, CipImage * dst,
     CipStream * stream);
 CipStatus cip_ref_equalize_smoothed (const CipImage * src, CipImage * dst,
-    double *history, double smoothing, bool restart, CipStream * stream);
+    const CipSmoothing * smoothing, CipStream * stream);
+CipStatus cip_ref_otsu_smoothed (const CipImage * src, CipImage * dst,
+    bool invert, uint8_t * threshold, const CipSmoothing * smoothing,
+    CipStream * stream);
+CipStatus cip_ref_otsu16_smoothed (const CipImage * src, CipImage * dst,
+    bool invert, uint16_t * threshold, const CipSmoothing * smoothing,
+    CipStream * stream);
 
 CipStatus cip_ref_otsu (const CipImage * src, CipImage * dst, bool invert,
     uint8_t * threshold, CipStream * stream);

@@ -13,27 +13,25 @@
 CipStatus
 cip_ref_equalize (const CipImage * src, CipImage * dst, CipStream * stream)
 {
-  return cip_ref_equalize_smoothed (src, dst, NULL, 0, true, stream);
+  return cip_ref_equalize_smoothed (src, dst, NULL, stream);
 }
 
 CipStatus
 cip_ref_equalize_smoothed (const CipImage * src, CipImage * dst,
-    double *history, double smoothing, bool restart, CipStream * stream)
+    const CipSmoothing * smoothing, CipStream * stream)
 {
   uint32_t hist[CIP_HIST_BINS];
   uint8_t lut[CIP_HIST_BINS];
   int i, x, y;
 
   (void) stream;
-  if (cip_check_pair (src, dst, 1) != CIP_OK || !(smoothing >= 0) ||
-      smoothing >= 1 || (history == NULL && smoothing != 0))
+  if (cip_check_pair (src, dst, 1) != CIP_OK ||
+      !cip_smoothing_valid (smoothing))
     return CIP_ERROR_INVALID_ARGUMENT;
 
   cip_ref_histogram (src, hist);
-  for (i = 0; history && i < CIP_HIST_BINS; i++) {
-    history[i] = cip_history_next (history[i], hist[i], smoothing, restart);
-    hist[i] = cip_history_count (history[i]);
-  }
+  for (i = 0; smoothing && i < CIP_HIST_BINS; i++)
+    hist[i] = cip_smooth_bin (smoothing, i, hist[i]);
   cip_equalize_lut (hist, lut);
 
   for (y = 0; y < src->height; y++) {

@@ -175,6 +175,8 @@ static const PropertyCase otsu_properties[] = {
   {"invert", G_TYPE_BOOLEAN, PLAYING | CONTROLLABLE, "false", NULL, NULL, NULL},
   {"threshold", G_TYPE_UINT, READ_ONLY, "0", "0", "65535", NULL},
   {"post-messages", G_TYPE_BOOLEAN, PLAYING, "false", NULL, NULL, NULL},
+  {"temporal-smoothing", G_TYPE_DOUBLE, PLAYING | CONTROLLABLE, "0", NULL,
+      NULL, NULL},
 };
 
 static const PropertyCase blur_properties[] = {

@@ -11,6 +11,7 @@
  * the threshold property, the output, invert, and the per-frame bus
  * messages. */
 
+#include <math.h>
 #include <string.h>
 
 #include "test-element.h"
@@ -562,6 +563,106 @@ GST_START_TEST (test_gray16_skimage)
 
 GST_END_TEST;
 
+/* Otsu's threshold of a histogram, written out on its own: the first
+ * level t of the largest between-class variance n1 n2 (m1 - m2)^2. */
+static guint
+otsu_of_counts (const guint32 * counts)
+{
+  gdouble n = 0, s = 0, n1 = 0, s1 = 0, best = -1;
+  guint i, at = 0;
+
+  for (i = 0; i < 256; i++) {
+    n += counts[i];
+    s += (gdouble) i *counts[i];
+  }
+  for (i = 0; i < 255; i++) {
+    gdouble m1, m2, v;
+
+    n1 += counts[i];
+    s1 += (gdouble) i *counts[i];
+    if (n1 == 0 || n1 == n)
+      continue;
+    m1 = s1 / n1;
+    m2 = (s - s1) / (n - n1);
+    v = n1 * (n - n1) * (m1 - m2) * (m1 - m2);
+    if (v > best) {
+      best = v;
+      at = i;
+    }
+  }
+  return at;
+}
+
+/* temporal-smoothing: frames of two images in turn, each thresholded at
+ * the Otsu threshold of the histogram smoothed over the frames before it
+ * (each bin s × previous + (1 − s) × count, rounded half to even), as its
+ * message says; a DISCONT frame starts over. */
+GST_START_TEST (test_temporal_smoothing)
+{
+  static const gchar *turns[] = { "camera", "moon", "moon", "camera",
+    "moon", "camera", "camera"
+  };
+  GstHarness *h = cip_test_harness_new ("cudaotsu",
+      "post-messages=true temporal-smoothing=0.6");
+  GstBus *bus = cip_test_harness_add_bus (h);
+  gdouble history[256] = { 0 };
+  guint expected[G_N_ELEMENTS (turns)], alone[G_N_ELEMENTS (turns)];
+  guint i, differs = 0;
+  GList *messages, *l;
+
+  gst_harness_set_src_caps (h, cip_test_caps_new (GST_VIDEO_FORMAT_GRAY8,
+          512, 512));
+  for (i = 0; i < G_N_ELEMENTS (turns); i++) {
+    gboolean restart = i == 0 || i == G_N_ELEMENTS (turns) - 1;
+    CipImage src = load (turns[i]);
+    GstBuffer *in = cip_test_buffer_new (&src), *out;
+    guint32 hist[256] = { 0 }, counts[256];
+    guint b;
+    gint x, y;
+
+    for (y = 0; y < src.height; y++)
+      for (x = 0; x < src.width; x++)
+        hist[((const guint8 *) src.data)[y * src.stride + x]]++;
+    for (b = 0; b < 256; b++) {
+      /* volatile: each product rounded, as defined (no FMA) */
+      volatile gdouble kept = 0.6 * history[b];
+      volatile gdouble added = (1.0 - 0.6) * hist[b];
+
+      history[b] = restart ? (gdouble) hist[b] : kept + added;
+      counts[b] = (guint32) nearbyint (history[b]);
+    }
+    expected[i] = otsu_of_counts (counts);
+    alone[i] = otsu_of_counts (hist);
+    if (expected[i] != alone[i])
+      differs++;
+
+    if (restart && i > 0)
+      GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_DISCONT);
+    out = cip_test_push_pull (h, in);
+    gst_buffer_unref (out);
+    cip_test_image_free (&src);
+  }
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  /* the per-frame thresholds are OpenCV's */
+  fail_unless_equals_int (alone[0], expected_int ("camera", "otsu-threshold"));
+  fail_unless_equals_int (alone[1], expected_int ("moon", "otsu-threshold"));
+  fail_unless (differs >= 3, "smoothing changed only %u thresholds", differs);
+
+  messages = cip_test_bus_pop_element_messages (bus, "cudaotsu");
+  fail_unless_equals_int (g_list_length (messages), G_N_ELEMENTS (turns));
+  for (l = messages, i = 0; l; l = l->next, i++) {
+    guint threshold = 0;
+
+    fail_unless (gst_structure_get_uint (gst_message_get_structure (l->data),
+            "threshold", &threshold));
+    fail_unless_equals_int (threshold, expected[i]);
+  }
+  g_list_free_full (messages, (GDestroyNotify) gst_message_unref);
+  cip_test_harness_teardown_with_bus (h, bus);
+}
+
+GST_END_TEST;
+
 static Suite *
 cudaotsu_suite (void)
 {
@@ -582,6 +683,7 @@ cudaotsu_suite (void)
   tcase_add_test (tc, test_flush_drops_held_frame_message);
   tcase_add_test (tc, test_no_messages_by_default);
   tcase_add_test (tc, test_messages_without_time_segment);
+  tcase_add_test (tc, test_temporal_smoothing);
 
   return s;
 }

@@ -318,59 +318,89 @@ test_gray_luma (void)
   }
 }
 
-/* Temporal smoothing of equalize: a run of frames of different content
- * (and a restart in the middle), the device's history against the
- * reference's, every output byte. */
+/* Temporal smoothing: a run of frames of different content (and a
+ * restart in the middle) through equalize, Otsu and 16-bit Otsu, the
+ * device's history against the reference's, every output byte and each
+ * threshold. */
 static void
-test_equalize_smoothed (void)
+test_smoothed (void)
 {
   static const double factors[] = { 0.0, 0.5, 0.9, 0.999 };
-  guint f, i;
+  static const char *ops[] = { "equalize", "otsu", "otsu16" };
+  guint8 *threshold;
+  guint f, i, o;
 
-  for (f = 0; f < G_N_ELEMENTS (factors); f++) {
-    double host_history[CIP_HISTORY_BINS] = { 0 };
-    void *dev_history = NULL;
-    CipTestDeviceImage *dst = cip_test_device_image_new (333, 77,
-        CIP_FORMAT_GRAY8, cip_test_layouts[f % cip_test_n_layouts], f);
+  CHECK (cip_host_alloc ((void **) &threshold, 2, cip_test_stream));
+  for (o = 0; o < G_N_ELEMENTS (ops); o++)
+    for (f = 0; f < G_N_ELEMENTS (factors); f++) {
+      gboolean deep = o == 2;
+      gsize bins = deep ? CIP_HIST16_BINS : CIP_HIST_BINS;
+      double *host_history = g_new0 (double, bins);
+      void *dev_history = NULL;
+      CipTestDeviceImage *dst = cip_test_device_image_new (333, 77,
+          CIP_FORMAT_GRAY8, cip_test_layouts[f % cip_test_n_layouts], f);
 
-    CHECK (cip_buffer_alloc (&dev_history, sizeof (host_history),
-            cip_test_stream));
-    for (i = 0; i < 8; i++) {
-      /* frames of a narrow random range that moves: the histories differ */
-      CipTestDeviceImage *src = cip_test_device_image_new (333, 77,
-          CIP_FORMAT_GRAY8, cip_test_layouts[i % cip_test_n_layouts],
-          4000 + f * 16 + i);
-      guint8 *expected = g_malloc (dst->size);
-      CipImage expected_img = dst->host_img;
-      gboolean restart = i == 0 || i == 5;
-      gchar *what = g_strdup_printf ("equalize smoothed %g, frame %u",
-          factors[f], i);
-      int y, x;
+      CHECK (cip_buffer_alloc (&dev_history, bins * sizeof (double),
+              cip_test_stream));
+      for (i = 0; i < 8; i++) {
+        /* frames of a narrow random range that moves: the histories and
+         * thresholds differ from frame to frame */
+        CipTestDeviceImage *src = cip_test_device_image_new (333, 77,
+            deep ? CIP_FORMAT_GRAY16 : CIP_FORMAT_GRAY8,
+            cip_test_layouts[i % cip_test_n_layouts], 4000 + f * 16 + i);
+        CipSmoothing host = { host_history, factors[f], i == 0 || i == 5 };
+        CipSmoothing dev = { dev_history, factors[f], i == 0 || i == 5 };
+        guint8 *expected = g_malloc (dst->size);
+        CipImage expected_img = dst->host_img;
+        guint8 ref_t8 = 0;
+        guint16 ref_t16 = 0;
+        gchar *what = g_strdup_printf ("%s smoothed %g, frame %u", ops[o],
+            factors[f], i);
+        int y, x;
 
-      for (y = 0; y < src->host_img.height; y++)
-        for (x = 0; x < src->host_img.width; x++) {
-          guint8 *p = (guint8 *) src->host_img.data +
-              y * src->host_img.stride + x;
+        for (y = 0; y < src->host_img.height; y++)
+          for (x = 0; x < src->host_img.width; x++) {
+            guint8 *p = (guint8 *) src->host_img.data +
+                y * src->host_img.stride + (deep ? 2 * x + 1 : x);
 
-          *p = (guint8) (i * 20 + *p % (40 + 10 * i));
+            *p = (guint8) (i * 20 + *p % (40 + 10 * i));
+          }
+        cip_test_device_image_upload (src);
+        memcpy (expected, dst->host, dst->size);
+        expected_img.data = expected + dst->offset;
+        cip_test_device_image_upload (dst);
+        if (o == 0) {
+          CHECK (cip_ref_equalize_smoothed (&src->host_img, &expected_img,
+                  &host, NULL));
+          CHECK (cip_equalize_smoothed (&src->dev, &dst->dev, &dev,
+                  cip_test_stream));
+        } else if (o == 1) {
+          CHECK (cip_ref_otsu_smoothed (&src->host_img, &expected_img, FALSE,
+                  &ref_t8, &host, NULL));
+          CHECK (cip_otsu_smoothed (&src->dev, &dst->dev, FALSE, threshold,
+                  &dev, cip_test_stream));
+        } else {
+          CHECK (cip_ref_otsu16_smoothed (&src->host_img, &expected_img,
+                  FALSE, &ref_t16, &host, NULL));
+          CHECK (cip_otsu16_smoothed (&src->dev, &dst->dev, FALSE,
+                  (guint16 *) threshold, &dev, cip_test_stream));
         }
-      cip_test_device_image_upload (src);
-      memcpy (expected, dst->host, dst->size);
-      expected_img.data = expected + dst->offset;
-      CHECK (cip_ref_equalize_smoothed (&src->host_img, &expected_img,
-              host_history, factors[f], restart, NULL));
-      cip_test_device_image_upload (dst);
-      CHECK (cip_equalize_smoothed (&src->dev, &dst->dev, dev_history,
-              factors[f], restart, cip_test_stream));
-      CHECK (cip_stream_synchronize (cip_test_stream));
-      cip_test_device_image_check (dst, expected, what);
-      g_free (what);
-      g_free (expected);
-      cip_test_device_image_free (src);
+        CHECK (cip_stream_synchronize (cip_test_stream));
+        if (o == 1 && threshold[0] != ref_t8)
+          fail ("%s: threshold %u, reference %u", what, threshold[0], ref_t8);
+        if (o == 2 && *(guint16 *) threshold != ref_t16)
+          fail ("%s: threshold %u, reference %u", what,
+              *(guint16 *) threshold, ref_t16);
+        cip_test_device_image_check (dst, expected, what);
+        g_free (what);
+        g_free (expected);
+        cip_test_device_image_free (src);
+      }
+      cip_buffer_free (dev_history, cip_test_stream);
+      cip_test_device_image_free (dst);
+      g_free (host_history);
     }
-    cip_buffer_free (dev_history, cip_test_stream);
-    cip_test_device_image_free (dst);
-  }
+  cip_host_free (threshold, cip_test_stream);
 }
 
 /* Equalize and Otsu */
@@ -770,6 +800,8 @@ test_threshold16 (void)
       g_assert_cmpint (cip_ref_otsu16 (&src->host_img, &expected_img,
               k == 2, &ref_t, NULL), ==, CIP_OK);
       *t16 = ~ref_t;
+      /* the pattern outside the image, on the device too */
+      cip_test_device_image_upload (dst);
       CHECK (cip_otsu16 (&src->dev, &dst->dev, k == 2, t16, cip_test_stream));
       CHECK (cip_stream_synchronize (cip_test_stream));
       if (*t16 != ref_t)
@@ -779,6 +811,7 @@ test_threshold16 (void)
       memcpy (expected, dst->host, dst->size);
       g_assert_cmpint (cip_ref_mask (&src->host_img, &expected_img, &params,
               NULL), ==, CIP_OK);
+      cip_test_device_image_upload (dst);
       CHECK (cip_mask (&src->dev, &dst->dev, &params, cip_test_stream));
       CHECK (cip_stream_synchronize (cip_test_stream));
       cip_test_device_image_check (dst, expected, what);
@@ -1111,7 +1144,7 @@ main (int argc, char **argv)
   g_test_add_func ("/kernels/gray/sizes", test_gray_sizes);
   g_test_add_func ("/kernels/gray/chelsea", test_gray_chelsea);
   g_test_add_func ("/kernels/gray/luma", test_gray_luma);
-  g_test_add_func ("/kernels/equalize/smoothed", test_equalize_smoothed);
+  g_test_add_func ("/kernels/smoothed", test_smoothed);
   g_test_add_func ("/kernels/histogram-ops/real-images", test_real_images);
   g_test_add_func ("/kernels/histogram-ops/sizes", test_histogram_ops_sizes);
   g_test_add_func ("/kernels/mask/params", test_mask_params);
