@@ -12,7 +12,10 @@
  * The image is handled as rows of bytes: a byte's horizontal neighbours
  * at distance i are i * bytes-per-pixel away, so GRAY8 and the four-byte
  * formats share every kernel.  Each thread works on four consecutive
- * bytes (a "quad") of a row.
+ * bytes (a "quad") of a row.  GRAY16 runs the same kernels with 16-bit
+ * samples (template argument T): a quad is two pixels, whose horizontal
+ * sums are 32 bits and vertical ones 64, so the intermediate is two bytes
+ * for every source byte at either sample size.
  *
  * Radii up to FUSED_RADIUS_MAX: one kernel per tile of FUSED_TW bytes by
  * FUSED_TH rows.  It reads the tile and its halo into shared memory once,
@@ -43,8 +46,8 @@ struct BlurParams
   size_t src_stride;
   uint8_t *dst;
   size_t dst_stride;
-  uint16_t *mid;                /* two-pass path only */
-  size_t mid_pitch;             /* elements, a multiple of 4 */
+  uint16_t *mid;                /* two-pass path only; GRAY16: uint32_t pairs */
+  size_t mid_pitch;             /* 16-bit elements, a multiple of 4 */
   int width;                    /* pixels */
   int height;
   int row_bytes;                /* width * bytes per pixel */
@@ -62,12 +65,12 @@ blur_halo (int radius, int bpp)
 }
 
 /* Byte @b of source row @row, mirrored when it lies outside the row.
- * @b is floor-divided into pixel and channel (BPP is 1 or 4). */
+ * @b is floor-divided into pixel and byte (BPP is 1, 2 or 4). */
 template < int BPP >
 __device__ __forceinline__ uint8_t
 blur_source_byte (const uint8_t * row, int b, const BlurParams & p)
 {
-  int shift = BPP == 4 ? 2 : 0;
+  int shift = BPP == 4 ? 2 : BPP == 2 ? 1 : 0;
 
   if ((unsigned) b < (unsigned) p.row_bytes)
     return row[b];
@@ -103,8 +106,8 @@ blur_load_tile (const BlurParams & p, uint8_t * tile, int pitch, int x0,
 }
 
 /* The four bytes of @tile at byte offset @off, which need not be word
- * aligned: the word at off & ~3 and the next one, shifted.  That next
- * word may lie past the row (hence SOURCE_PAD). */
+ * aligned (GRAY16: it is even): the word at off & ~3 and the next one,
+ * shifted.  That next word may lie past the row (hence SOURCE_PAD). */
 template < int BPP >
 __device__ __forceinline__ uint32_t
 blur_window (const uint8_t * tile, int off)
@@ -121,12 +124,29 @@ blur_window (const uint8_t * tile, int off)
  * halves (bytes 0 and 2 in one, 1 and 3 in the other): every partial sum
  * is at most 255 * 256 = 65280, so no carry crosses from one half into
  * the other. */
-template < int BPP, int R >
+template < typename T, int BPP, int R >
 __device__ __forceinline__ uint2
 blur_h_quad (const uint8_t * tile, int off, const int32_t * w, int radius)
 {
   const int r = R > 0 ? R : radius;
   uint32_t c = blur_window < BPP > (tile, off);
+
+  if constexpr (sizeof (T) == 2) {
+    /* Two pixels, a sum each: k_i (left + right) <= 2^15 * 131070 < 2^32,
+     * and the whole sum <= 65535 * 65536. */
+    uint32_t lo = w[0] * (c & 0xffffu), hi = w[0] * (c >> 16);
+
+#pragma unroll (R > 0 ? R : 4)
+    for (int i = 1; i <= r; i++) {
+      uint32_t left = blur_window < BPP > (tile, off - i * BPP);
+      uint32_t right = blur_window < BPP > (tile, off + i * BPP);
+
+      lo += w[i] * ((left & 0xffffu) + (right & 0xffffu));
+      hi += w[i] * ((left >> 16) + (right >> 16));
+    }
+    return make_uint2 (lo, hi);
+  }
+
   uint32_t even = w[0] * (c & 0x00ff00ffu);
   uint32_t odd = w[0] * ((c >> 8) & 0x00ff00ffu);
 
@@ -143,33 +163,66 @@ blur_h_quad (const uint8_t * tile, int off, const int32_t * w, int radius)
       __byte_perm (even, odd, 0x7632));
 }
 
-/* The vertical pass's sums of four bytes of a quad column from @above and
- * @below (rows at the same distance), added to @acc with weight @w. */
-__device__ __forceinline__ void
-blur_v_add (uint32_t acc[4], uint2 above, uint2 below, uint32_t w)
-{
-  acc[0] += w * ((above.x & 0xffffu) + (below.x & 0xffffu));
-  acc[1] += w * ((above.x >> 16) + (below.x >> 16));
-  acc[2] += w * ((above.y & 0xffffu) + (below.y & 0xffffu));
-  acc[3] += w * ((above.y >> 16) + (below.y >> 16));
-}
+/* The vertical pass's sums of a quad column: centre() with the centre
+ * row's horizontal sums, add() with those of two rows at the same
+ * distance, then store(). */
+template < typename T > struct BlurSums;
 
-__device__ __forceinline__ void
-blur_v_centre (uint32_t acc[4], uint2 centre, uint32_t w)
+/* Four bytes: four 32-bit sums. */
+template <> struct BlurSums <uint8_t >
 {
-  acc[0] = w * (centre.x & 0xffffu);
-  acc[1] = w * (centre.x >> 16);
-  acc[2] = w * (centre.y & 0xffffu);
-  acc[3] = w * (centre.y >> 16);
-}
+  uint32_t acc[4];
 
-__device__ __forceinline__ void
-blur_store (const BlurParams & p, int x, int y, const uint32_t acc[4])
+  __device__ __forceinline__ void centre (uint2 c, uint32_t w)
+  {
+    acc[0] = w * (c.x & 0xffffu);
+    acc[1] = w * (c.x >> 16);
+    acc[2] = w * (c.y & 0xffffu);
+    acc[3] = w * (c.y >> 16);
+  }
+
+  __device__ __forceinline__ void add (uint2 above, uint2 below, uint32_t w)
+  {
+    acc[0] += w * ((above.x & 0xffffu) + (below.x & 0xffffu));
+    acc[1] += w * ((above.x >> 16) + (below.x >> 16));
+    acc[2] += w * ((above.y & 0xffffu) + (below.y & 0xffffu));
+    acc[3] += w * ((above.y >> 16) + (below.y >> 16));
+  }
+
+  __device__ __forceinline__ void store (const BlurParams & p, int x, int y)
+  {
+    cip_store4 (p.dst + y * p.dst_stride, x, p.row_bytes, p.dst_aligned,
+        make_uchar4 (cip_blur_round (acc[0]), cip_blur_round (acc[1]),
+            cip_blur_round (acc[2]), cip_blur_round (acc[3])));
+  }
+};
+
+/* Two GRAY16 pixels: two 64-bit sums, each term a 32 x 32 -> 64-bit
+ * multiply-add. */
+template <> struct BlurSums <uint16_t >
 {
-  cip_store4 (p.dst + y * p.dst_stride, x, p.row_bytes, p.dst_aligned,
-      make_uchar4 (cip_blur_round (acc[0]), cip_blur_round (acc[1]),
-          cip_blur_round (acc[2]), cip_blur_round (acc[3])));
-}
+  uint64_t acc[2];
+
+  __device__ __forceinline__ void centre (uint2 c, uint32_t w)
+  {
+    acc[0] = (uint64_t) w * c.x;
+    acc[1] = (uint64_t) w * c.y;
+  }
+
+  __device__ __forceinline__ void add (uint2 above, uint2 below, uint32_t w)
+  {
+    acc[0] += (uint64_t) w * above.x + (uint64_t) w * below.x;
+    acc[1] += (uint64_t) w * above.y + (uint64_t) w * below.y;
+  }
+
+  __device__ __forceinline__ void store (const BlurParams & p, int x, int y)
+  {
+    uint16_t lo = cip_blur16_round (acc[0]), hi = cip_blur16_round (acc[1]);
+
+    cip_store4 (p.dst + y * p.dst_stride, x, p.row_bytes, p.dst_aligned,
+        make_uchar4 (lo & 0xff, lo >> 8, hi & 0xff, hi >> 8));
+  }
+};
 
 /* Shared memory of the fused kernel: source rows, then the 16-bit tile. */
 __host__ __device__ __forceinline__ int
@@ -189,7 +242,7 @@ fused_shared_bytes (int radius, int bpp)
 }
 
 /* One FUSED_TW x FUSED_TH tile.  R > 0 fixes the radius at compile time. */
-template < int BPP, int R >
+template < typename T, int BPP, int R >
 __global__ void
 __launch_bounds__ (FUSED_THREADS)
 blur_fused_kernel (BlurParams p)
@@ -225,7 +278,7 @@ blur_fused_kernel (BlurParams p)
   for (int i = tid; i < rows * (FUSED_TW / 4); i += FUSED_THREADS) {
     int row = i / (FUSED_TW / 4), quad = i % (FUSED_TW / 4);
 
-    mid[i] = blur_h_quad < BPP, R > (source + row * pitch,
+    mid[i] = blur_h_quad < T, BPP, R > (source + row * pitch,
         halo + quad * 4, w, r);
   }
   __syncthreads ();
@@ -238,23 +291,23 @@ blur_fused_kernel (BlurParams p)
     for (int row = tid / (FUSED_TW / 4); row < FUSED_TH;
         row += FUSED_THREADS / (FUSED_TW / 4)) {
       const uint2 *centre = mid + (row + r) * (FUSED_TW / 4) + quad;
-      uint32_t acc[4];
+      BlurSums < T > sums;
 
       if (y0 + row >= p.height)
         break;
-      blur_v_centre (acc, centre[0], w[0]);
+      sums.centre (centre[0], w[0]);
 #pragma unroll (R > 0 ? R : 4)
       for (int i = 1; i <= r; i++)
-        blur_v_add (acc, centre[-i * (FUSED_TW / 4)],
-            centre[i * (FUSED_TW / 4)], w[i]);
-      blur_store (p, x, y0 + row, acc);
+        sums.add (centre[-i * (FUSED_TW / 4)], centre[i * (FUSED_TW / 4)],
+            w[i]);
+      sums.store (p, x, y0 + row);
     }
   }
 }
 
 /* Two-pass path, horizontal: a row segment of HPASS_TW bytes a block,
  * into p.mid. */
-template < int BPP >
+template < typename T, int BPP >
 __global__ void
 __launch_bounds__ (HPASS_THREADS)
 blur_h_kernel (BlurParams p)
@@ -279,10 +332,11 @@ blur_h_kernel (BlurParams p)
   /* The pitch holds every quad that starts in the row. */
   if (x < p.row_bytes)
     *(uint2 *) (p.mid + y * p.mid_pitch + x) =
-        blur_h_quad < BPP, 0 > (source, halo + tid * 4, weights, r);
+        blur_h_quad < T, BPP, 0 > (source, halo + tid * 4, weights, r);
 }
 
 /* Two-pass path, vertical: a quad a thread, from p.mid. */
+template < typename T >
 __global__ void
 blur_v_kernel (BlurParams p)
 {
@@ -292,7 +346,7 @@ blur_v_kernel (BlurParams p)
   const int x = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
   const int y = blockIdx.y * blockDim.y + threadIdx.y;
   const uint16_t *column = p.mid + x;
-  uint32_t acc[4];
+  BlurSums < T > sums;
 
   for (int i = tid; i <= r; i += blockDim.x * blockDim.y)
     weights[i] = p.kernel.w[i];
@@ -301,33 +355,32 @@ blur_v_kernel (BlurParams p)
   if (x >= p.row_bytes || y >= p.height)
     return;
 
-  blur_v_centre (acc, __ldg ((const uint2 *) (column + y * p.mid_pitch)),
+  sums.centre (__ldg ((const uint2 *) (column + y * p.mid_pitch)),
       weights[0]);
   for (int i = 1; i <= r; i++) {
     int above = cip_blur_reflect (y - i, p.height);
     int below = cip_blur_reflect (y + i, p.height);
 
-    blur_v_add (acc,
-        __ldg ((const uint2 *) (column + above * p.mid_pitch)),
+    sums.add (__ldg ((const uint2 *) (column + above * p.mid_pitch)),
         __ldg ((const uint2 *) (column + below * p.mid_pitch)), weights[i]);
   }
-  blur_store (p, x, y, acc);
+  sums.store (p, x, y);
 }
 
-template < int BPP, int R >
+template < typename T, int BPP, int R >
 static CipStatus
 launch_fused (const BlurParams & p, CipStream * stream)
 {
   dim3 grid (CIP_DIV_UP (p.row_bytes, FUSED_TW),
       CIP_DIV_UP (p.height, FUSED_TH));
 
-  blur_fused_kernel < BPP, R > <<<grid, FUSED_THREADS,
+  blur_fused_kernel < T, BPP, R > <<<grid, FUSED_THREADS,
       fused_shared_bytes (p.kernel.radius, BPP), stream->stream >>> (p);
   CIP_CUDA_TRY_LAUNCH (stream, "blur kernel");
   return CIP_OK;
 }
 
-template < int BPP >
+template < typename T, int BPP >
 static CipStatus
 launch_blur (BlurParams & p, CipStream * stream)
 {
@@ -338,19 +391,21 @@ launch_blur (BlurParams & p, CipStream * stream)
 
   switch (r) {
     case 1:
-      return launch_fused < BPP, 1 > (p, stream);
+      return launch_fused < T, BPP, 1 > (p, stream);
     case 2:
-      return launch_fused < BPP, 2 > (p, stream);
+      return launch_fused < T, BPP, 2 > (p, stream);
     case 3:
-      return launch_fused < BPP, 3 > (p, stream);
+      return launch_fused < T, BPP, 3 > (p, stream);
     case 4:
-      return launch_fused < BPP, 4 > (p, stream);
+      return launch_fused < T, BPP, 4 > (p, stream);
     default:
       if (r <= FUSED_RADIUS_MAX)
-        return launch_fused < BPP, 0 > (p, stream);
+        return launch_fused < T, BPP, 0 > (p, stream);
       break;
   }
 
+  /* Two bytes of horizontal sums for every source byte: a 16-bit sum of
+   * each byte, or a 32-bit one of each GRAY16 pixel. */
   p.mid_pitch = ((size_t) p.row_bytes + 3) & ~(size_t) 3;
   status = cip_cuda_scratch (stream, CIP_SCRATCH_BLUR,
       p.mid_pitch * p.height * sizeof (uint16_t), &mid);
@@ -359,11 +414,11 @@ launch_blur (BlurParams & p, CipStream * stream)
   p.mid = (uint16_t *) mid;
 
   shared = HPASS_TW + 2 * blur_halo (r, BPP) + SOURCE_PAD;
-  blur_h_kernel < BPP > <<<dim3 (CIP_DIV_UP (p.row_bytes, HPASS_TW),
+  blur_h_kernel < T, BPP > <<<dim3 (CIP_DIV_UP (p.row_bytes, HPASS_TW),
       p.height), HPASS_THREADS, shared, stream->stream >>> (p);
   CIP_CUDA_TRY_LAUNCH (stream, "blur horizontal kernel");
 
-  blur_v_kernel <<<dim3 (CIP_DIV_UP (p.row_bytes, CIP_BLOCK_X * 4),
+  blur_v_kernel < T > <<<dim3 (CIP_DIV_UP (p.row_bytes, CIP_BLOCK_X * 4),
       CIP_DIV_UP (p.height, CIP_BLOCK_Y)), cip_block_2d (), 0,
       stream->stream >>> (p);
   CIP_CUDA_TRY_LAUNCH (stream, "blur vertical kernel");
@@ -398,9 +453,11 @@ cip_blur (const CipImage * src, CipImage * dst, double sigma,
   p.row_bytes = src->width * bpp;
   p.src_aligned = cip_rows_aligned (src, 4);
   p.dst_aligned = cip_rows_aligned (dst, 4);
-  cip_blur_kernel (sigma, &p.kernel);
+  cip_blur_kernel_for (sigma, src->format, &p.kernel);
 
   if (bpp == 4)
-    return launch_blur < 4 > (p, stream);
-  return launch_blur < 1 > (p, stream);
+    return launch_blur < uint8_t, 4 > (p, stream);
+  if (bpp == 2)
+    return launch_blur < uint16_t, 2 > (p, stream);
+  return launch_blur < uint8_t, 1 > (p, stream);
 }

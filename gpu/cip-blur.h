@@ -24,7 +24,18 @@
  * bits, and v <= 65280 * 256 = 16711680 < 2^24 fits 32 bits with room to
  * spare; (16711680 + 2^15) >> 16 = 255, so the result needs no clamping.
  * h is kept whole (no rounding between the passes), so the two passes may
- * be done in either order and in any grouping of the sums. */
+ * be done in either order and in any grouping of the sums.
+ *
+ * GRAY16 (16-bit samples) is OpenCV's fixed-point Gaussian of CV_16U
+ * images, bit for bit: the same weights made to sum to 2^16 (k_0 + 2 (k_1
+ * + ... + k_r) = 65536), and
+ *
+ *   h(x, y)  = sum_i k_|i| src(reflect (x + i), y)        exact, < 2^32
+ *   v(x, y)  = sum_j k_|j| h(x, reflect (y + j))          exact, < 2^48
+ *   dst      = (v + 2^31) >> 32                           <= 65535
+ *
+ * h <= 65535 * 65536 = 2^32 - 2^16 fits 32 bits and v <= 65535 * 2^32
+ * fits 64, and (65535 * 2^32 + 2^31) >> 32 = 65535. */
 
 #ifndef __CIP_BLUR_H__
 #define __CIP_BLUR_H__
@@ -37,8 +48,10 @@
 #include "cip-format.h"
 #include "cip-pixel.h"
 
-/* Weights sum to 2^CIP_BLUR_WEIGHT_BITS; the result is v >> (2 x that). */
+/* Weights sum to 2^CIP_BLUR_WEIGHT_BITS (GRAY16: 2^CIP_BLUR16_WEIGHT_BITS);
+ * the result is v >> (2 x that). */
 #define CIP_BLUR_WEIGHT_BITS 8
+#define CIP_BLUR16_WEIGHT_BITS 16
 #define CIP_BLUR_RADIUS_MAX 128
 /* ceil (4 sigma) ignores this much excess, so that a sigma one rounding
  * error above k/4 still gives the radius k. */
@@ -76,6 +89,14 @@ cip_blur_round (uint32_t v)
       (2 * CIP_BLUR_WEIGHT_BITS));
 }
 
+/* GRAY16: dst = (v + 2^31) >> 32. */
+CIP_HOST_DEVICE uint16_t
+cip_blur16_round (uint64_t v)
+{
+  return (uint16_t) ((v + (1ull << (2 * CIP_BLUR16_WEIGHT_BITS - 1))) >>
+      (2 * CIP_BLUR16_WEIGHT_BITS));
+}
+
 /* Host only from here: kernel weights and argument checks. */
 
 /* Whether @sigma is in [CIP_BLUR_SIGMA_MIN, CIP_BLUR_SIGMA_MAX] (NaN is
@@ -98,16 +119,16 @@ cip_blur_radius_of (double sigma)
   return r < 1 ? 1 : r > CIP_BLUR_RADIUS_MAX ? CIP_BLUR_RADIUS_MAX : r;
 }
 
-/* The weights of @sigma (valid), computed on the host in double precision
- * as OpenCV's getGaussianKernelBitExact and its fixed-point conversion do:
- * g_i = exp (-i^2 / (2 sigma^2)) over the 2r+1 taps, normalized to sum 1;
- * then, from the outermost tap inwards, each g_i 256 plus the rounding
- * error carried from the tap before is rounded to nearest (ties to even),
- * and the centre takes what is left of 256.  Every weight is >= 0: a
- * rounded value is >= round (-0.5) = 0, and the centre keeps about
- * 256 g_0 >= 3. */
+/* The weights of @sigma (valid) summing to 2^@bits (8 or 16), computed on
+ * the host in double precision as OpenCV's getGaussianKernelBitExact and
+ * its fixed-point conversion do: g_i = exp (-i^2 / (2 sigma^2)) over the
+ * 2r+1 taps, normalized to sum 1; then, from the outermost tap inwards,
+ * each g_i 2^bits plus the rounding error carried from the tap before is
+ * rounded to nearest (ties to even), and the centre takes what is left of
+ * 2^bits.  Every weight is >= 0: a rounded value is >= round (-0.5) = 0,
+ * and the centre keeps about 2^bits g_0 (>= 3 at 8 bits, >= 800 at 16). */
 static inline void
-cip_blur_kernel (double sigma, CipBlurKernel * kernel)
+cip_blur_kernel_bits (double sigma, int bits, CipBlurKernel * kernel)
 {
   int r = cip_blur_radius_of (sigma), n = 2 * r + 1, i;
   double values[2 * CIP_BLUR_RADIUS_MAX + 1];
@@ -124,16 +145,31 @@ cip_blur_kernel (double sigma, CipBlurKernel * kernel)
   }
   inv = 1. / sum;
   for (i = 0; i < r; i++) {
-    double adjusted = values[i] * inv * (1 << CIP_BLUR_WEIGHT_BITS) + err;
+    double adjusted = values[i] * inv * (1 << bits) + err;
     double rounded = nearbyint (adjusted);
 
     err = adjusted - rounded;
     kernel->w[r - i] = (int32_t) rounded;
     side += (int32_t) rounded;
   }
-  kernel->w[0] = (1 << CIP_BLUR_WEIGHT_BITS) - 2 * side;
+  kernel->w[0] = (1 << bits) - 2 * side;
   for (i = r + 1; i <= CIP_BLUR_RADIUS_MAX; i++)
     kernel->w[i] = 0;
+}
+
+/* The weights of 8-bit samples (GRAY8 and the four-byte formats). */
+static inline void
+cip_blur_kernel (double sigma, CipBlurKernel * kernel)
+{
+  cip_blur_kernel_bits (sigma, CIP_BLUR_WEIGHT_BITS, kernel);
+}
+
+/* The weights for images of @format. */
+static inline void
+cip_blur_kernel_for (double sigma, CipFormat format, CipBlurKernel * kernel)
+{
+  cip_blur_kernel_bits (sigma, format == CIP_FORMAT_GRAY16 ?
+      CIP_BLUR16_WEIGHT_BITS : CIP_BLUR_WEIGHT_BITS, kernel);
 }
 
 /* The checks of cip_blur and cip_ref_blur: cip_check_filter_pair() and

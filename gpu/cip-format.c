@@ -159,7 +159,7 @@ cip_check_filter_pair (const CipImage * src, const CipImage * dst)
   if (src->width != dst->width || src->height != dst->height ||
       src->format != dst->format)
     return CIP_ERROR_INVALID_ARGUMENT;
-  if (src->format != CIP_FORMAT_GRAY8 &&
+  if (src->format != CIP_FORMAT_GRAY8 && src->format != CIP_FORMAT_GRAY16 &&
       cip_format_bytes_per_pixel (src->format) != 4)
     return CIP_ERROR_INVALID_ARGUMENT;
 

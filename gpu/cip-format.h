@@ -27,8 +27,8 @@ CipStatus cip_check_pair (const CipImage * src, const CipImage * dst,
     int src_must_be_gray);
 
 /* Validates the two images of a filter that keeps the format (blur,
- * morphology): both well formed, of one size and format, GRAY8 or four
- * bytes a pixel, and their spans (first row's start to last row's end)
+ * morphology): both well formed, of one size and format, GRAY8, GRAY16
+ * or four bytes a pixel, and their spans (first row's start to last row's end)
  * apart: no operation runs in place, and interleaved rows are refused
  * too. */
 CipStatus cip_check_filter_pair (const CipImage * src, const CipImage * dst);

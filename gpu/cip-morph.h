@@ -41,7 +41,8 @@ cip_morph_span (CipMorphShape shape, int radius, int dy)
 }
 
 /* What erode and dilate leave for pixels outside the image, so that they
- * never win: the identity of min and of max. */
+ * never win: the identity of min and of max, as a byte; a 16-bit sample
+ * (GRAY16) has it in both bytes (0xffff, 0). */
 #define CIP_MORPH_NEUTRAL_MIN 0xff
 #define CIP_MORPH_NEUTRAL_MAX 0x00
 

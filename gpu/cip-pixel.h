@@ -161,6 +161,31 @@ cip_equalize_lut (const uint32_t * hist, uint8_t * lut)
   }
 }
 
+/* Equalization of GRAY16 (docs/design.md): level i past the first
+ * occupied level f maps to round_half_even (s x 65535 / m), s the pixels
+ * in levels f+1 .. i and m = total - hist[f] > 0, in exact integer
+ * arithmetic (s x 65535 < 2^48): float or double would round some near-
+ * and exact halves the wrong way. */
+CIP_HOST_DEVICE uint16_t
+cip_equalize16_value (uint32_t sum, uint32_t m)
+{
+  uint64_t n = (uint64_t) sum * (CIP_HIST16_BINS - 1);
+  uint64_t q = n / m, r = n - q * m;
+
+  if (2 * r > m || (2 * r == m && (q & 1)))
+    q++;
+  return (uint16_t) (q > CIP_HIST16_BINS - 1 ? CIP_HIST16_BINS - 1 : q);
+}
+
+/* The bytes of a row of a packed 4:2:2 image (YUYV, UYVY) of @width
+ * pixels, as GStreamer lays it out: an odd width's last pixel has a
+ * macropixel of its own, whose second Y is no pixel's. */
+CIP_HOST_DEVICE int
+cip_packed_row_bytes (int width)
+{
+  return 4 * ((width + 1) / 2);
+}
+
 /* Temporal smoothing: the next value of a bin's history, from this
  * frame's @count (in double precision, without contraction, so that the
  * reference and the kernels agree), and the count it stands for: rounded

@@ -260,15 +260,17 @@ CipStatus cip_otsu16_smoothed (const CipImage * src, CipImage * dst,
     CipStream * stream);
 
 /* Segmentation: blur, morphology, labelling.  Blur and morphology take
- * GRAY8 or a four-byte format (RGBA, BGRA, RGBx, BGRx, ARGB, ABGR; every
- * byte is filtered as its own channel), @dst of the same size and format
+ * GRAY8, GRAY16 (16-bit pixels, at any alignment) or a four-byte format
+ * (RGBA, BGRA, RGBx, BGRx, ARGB, ABGR; every byte is filtered as its own
+ * channel), @dst of the same size and format
  * as @src, and never in place.  Scratch space they need is kept in the
  * stream and grows only when a larger image comes. */
 
 /* Gaussian blur with kernel radius cip_blur_radius (sigma) = ceil (4
  * sigma), separable, borders mirrored as OpenCV's BORDER_REFLECT_101, in
  * OpenCV's own fixed point (docs/design.md gives it): equal bit for bit to
- * OpenCV's GaussianBlur of the same kernel size and sigma.  An
+ * OpenCV's GaussianBlur of the same kernel size and sigma (GRAY16: of the
+ * CV_16U image, weights in 1/65536).  An
  * out-of-range sigma has radius 0 and is refused. */
 #define CIP_BLUR_SIGMA_MIN 0.1
 #define CIP_BLUR_SIGMA_MAX 32.0

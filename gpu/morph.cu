@@ -14,13 +14,15 @@
  * passes through a scratch image kept in the stream.
  *
  * Radii up to SMALL_RADIUS_MAX work on 32-bit words, four bytes at once: a
- * GRAY8 word holds four pixels (neighbours come from byte permutes of the
- * adjacent words), a four-byte format's word one pixel (neighbours are the
- * adjacent words).  Larger radii work on bytes: each tile row becomes, in
- * place, a sparse table of the extrema of 2^k consecutive pixels, and the
- * run of half width a is the extremum of two overlapping entries of level
- * k = floor (log2 (2a + 1)); rows are folded in as soon as their level is
- * built, so the work per pixel is two reads per element row.
+ * GRAY8 word holds four pixels and a GRAY16 word two (neighbours come from
+ * byte permutes of the adjacent words; GRAY16 takes the SIMD min and max
+ * of 16-bit halves), a four-byte format's word one pixel (neighbours are
+ * the adjacent words).  Larger radii work on samples (bytes, or GRAY16's
+ * 16-bit pixels): each tile row becomes, in place, a sparse table of the
+ * extrema of 2^k consecutive pixels, and the run of half width a is the
+ * extremum of two overlapping entries of level k = floor (log2 (2a + 1));
+ * rows are folded in as soon as their level is built, so the work per
+ * pixel is two reads per element row.
  *
  * GRAY8 at radius 1 with 16-byte aligned rows, the common case, skips the
  * tile: a lane holds 16 bytes of each of its rows in registers, gets its
@@ -44,11 +46,13 @@
  * 544 blocks then run in one wave on 132 multiprocessors. */
 #define R1_MIN_BLOCKS 5
 
-#define LARGE_THREADS 256       /* one output byte column each */
-#define LARGE_TILE_BYTES LARGE_THREADS
+#define LARGE_THREADS 256       /* one output sample column each */
+#define LARGE_TILE_SAMPLES LARGE_THREADS
 /* Output rows per tile; with radius 32 the tile is 40 KiB (GRAY8) or
- * 48 KiB (four bytes), within the default shared-memory limit. */
+ * 48 KiB (four bytes), within the default shared-memory limit, or 60 KiB
+ * (GRAY16), which launch_large opts into. */
 #define LARGE_ROWS(bpp) ((bpp) == 1 ? 64 : 32)
+#define DEFAULT_SHARED_MAX (48 * 1024)
 #define LARGE_LEVELS 7          /* 2a + 1 <= 65 < 2^7 */
 
 struct MorphPass
@@ -83,14 +87,29 @@ pick4 (uint32_t a, uint32_t b)
 }
 
 template < bool MAX > __device__ __forceinline__ uint32_t
+pick2 (uint32_t a, uint32_t b)
+{
+  return MAX ? __vmaxu2 (a, b) : __vminu2 (a, b);
+}
+
+template < bool MAX > __device__ __forceinline__ uint32_t
 pick1 (uint32_t a, uint32_t b)
 {
   return MAX ? max (a, b) : min (a, b);
 }
 
+/* The extremum of each of a word's samples: four bytes, or GRAY16's two
+ * 16-bit pixels. */
+template < int BPP, bool MAX > __device__ __forceinline__ uint32_t
+pick_word (uint32_t a, uint32_t b)
+{
+  return BPP == 2 ? pick2 < MAX > (a, b) : pick4 < MAX > (a, b);
+}
+
 /* Small radii */
 
-/* The GRAY8 word of the pixels k to the left of @mid's (1 <= k <= 4). */
+/* The word of the bytes k to the left of @mid's (1 <= k <= 4): GRAY8's
+ * pixels k, GRAY16's k / 2 to the left. */
 __device__ __forceinline__ uint32_t
 shift_left (uint32_t left, uint32_t mid, int k)
 {
@@ -110,9 +129,9 @@ template < int BPP, int R, int SHAPE, bool MAX >
 __global__ void __launch_bounds__ (SMALL_BLOCK_X * SMALL_BLOCK_Y)
 morph_small_kernel (MorphPass p)
 {
-  /* Halo words on each side: one holds the 1..4 GRAY8 neighbours, a
-   * four-byte pixel is a word. */
-  constexpr int HALO = BPP == 1 ? 1 : R;
+  /* Halo words on each side: one holds the 1..4 GRAY8 or 1..2 GRAY16
+   * neighbours, a four-byte pixel is a word. */
+  constexpr int HALO = BPP == 4 ? R : 1;
   constexpr int TILE_W = SMALL_BLOCK_X + 2 * HALO;
   constexpr int TILE_H = SMALL_TILE_ROWS + 2 * R;
   constexpr uint32_t NEUTRAL = MAX ? 0u : 0xffffffffu;
@@ -162,14 +181,14 @@ morph_small_kernel (MorphPass p)
     uint32_t run[R + 1];        /* run[a]: extremum over -a .. a */
 
     run[0] = row[0];
-    if (BPP == 1) {
+    if (BPP != 4) {
       uint32_t left = row[-1], right = row[1];
 
 #pragma unroll
       for (int a = 1; a <= R; a++)
-        run[a] = pick4 < MAX > (run[a - 1],
-            pick4 < MAX > (shift_left (left, run[0], a),
-                shift_right (row[0], right, a)));
+        run[a] = pick_word < BPP, MAX > (run[a - 1],
+            pick_word < BPP, MAX > (shift_left (left, run[0], a * BPP),
+                shift_right (row[0], right, a * BPP)));
     } else {
 #pragma unroll
       for (int a = 1; a <= R; a++)
@@ -181,7 +200,7 @@ morph_small_kernel (MorphPass p)
       int dy = i - j - R;
 
       if (dy >= -R && dy <= R)
-        acc[j] = pick4 < MAX > (acc[j],
+        acc[j] = pick_word < BPP, MAX > (acc[j],
             run[cip_morph_span ((CipMorphShape) SHAPE, R, dy)]);
     }
   }
@@ -206,12 +225,6 @@ morph_small_kernel (MorphPass p)
 }
 
 /* GRAY8, radius 1 */
-
-template < bool MAX > __device__ __forceinline__ uint32_t
-pick2 (uint32_t a, uint32_t b)
-{
-  return MAX ? __vmaxu2 (a, b) : __vminu2 (a, b);
-}
 
 /* A row's 16 bytes split into 16-bit halves: e[k] holds pixels 4k and
  * 4k + 2, o[k] pixels 4k + 1 and 4k + 3, each over a zero byte. */
@@ -385,34 +398,59 @@ morph_r1_kernel (MorphPass p)
 
 /* Large radii */
 
-template < int BPP, bool MAX >
+/* Sample @i of a row: a byte, or a little-endian 16-bit pixel, read as
+ * two bytes where the rows are not word aligned. */
+template < typename T > __device__ __forceinline__ uint32_t
+load_sample (const uint8_t * row, int i, bool aligned)
+{
+  if (sizeof (T) == 1 || aligned)
+    return ((const T *) row)[i];
+  return row[2 * i] | (uint32_t) row[2 * i + 1] << 8;
+}
+
+template < typename T > __device__ __forceinline__ void
+store_sample (uint8_t * row, int i, bool aligned, uint32_t v)
+{
+  if (sizeof (T) == 1 || aligned) {
+    ((T *) row)[i] = (T) v;
+  } else {
+    row[2 * i] = (uint8_t) v;
+    row[2 * i + 1] = (uint8_t) (v >> 8);
+  }
+}
+
+/* T: the sample (uint8_t, or uint16_t for GRAY16); BPP: bytes a pixel. */
+template < typename T, int BPP, bool MAX >
 __global__ void __launch_bounds__ (LARGE_THREADS)
 morph_large_kernel (MorphPass p, MorphSpans s)
 {
   constexpr int ROWS = LARGE_ROWS (BPP);
-  constexpr uint32_t NEUTRAL = MAX ? CIP_MORPH_NEUTRAL_MAX :
-      CIP_MORPH_NEUTRAL_MIN;
-  extern __shared__ uint8_t tile[];
-  int halo = s.radius * BPP;
-  int tile_w = LARGE_TILE_BYTES + 2 * halo;
+  constexpr int CHANNELS = BPP / sizeof (T);
+  constexpr uint32_t NEUTRAL = MAX ? 0u : (T) ~ 0u;
+  extern __shared__ uint4 large_shared[];
+  T *tile = (T *) large_shared;
+  int row_samples = p.row_bytes / (int) sizeof (T);
+  int halo = s.radius * CHANNELS;
+  int tile_w = LARGE_TILE_SAMPLES + 2 * halo;
   int tile_h = ROWS + 2 * s.radius;
-  int bx0 = blockIdx.x * LARGE_TILE_BYTES;
+  int bx0 = blockIdx.x * LARGE_TILE_SAMPLES;
   int y0 = blockIdx.y * ROWS;
   int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  /* This thread's output column, in tile bytes. */
+  /* This thread's output column, in tile samples. */
   int c = halo + threadIdx.x;
   uint32_t acc[ROWS];
 
   /* The whole block or none of it: every thread takes part in the load. */
-  if (bx0 >= p.row_bytes || y0 >= p.height)
+  if (bx0 >= row_samples || y0 >= p.height)
     return;
 
   for (int i = threadIdx.x; i < tile_h * tile_w; i += LARGE_THREADS) {
     int ty = i / tile_w, tx = i - ty * tile_w;
     int y = y0 - s.radius + ty, b = bx0 - halo + tx;
 
-    tile[i] = y >= 0 && y < p.height && b >= 0 && b < p.row_bytes ?
-        p.src[(size_t) y * p.src_stride + b] : NEUTRAL;
+    tile[i] = y >= 0 && y < p.height && b >= 0 && b < row_samples ?
+        load_sample < T > (p.src + (size_t) y * p.src_stride, b,
+        p.src_aligned) : NEUTRAL;
   }
 
 #pragma unroll
@@ -422,13 +460,14 @@ morph_large_kernel (MorphPass p, MorphSpans s)
   for (int level = 0; level < s.levels; level++) {
     if (level > 0) {
       /* Level k from k - 1, in place: t[x] = pick (t[x], t[x + step]).
-       * A warp walks its rows left to right, 32 bytes at a time, and reads
-       * a chunk before writing it, so every read sees level k - 1.  Bytes
-       * whose span leaves the tile keep a stale value no output reads. */
-      int step = (1 << (level - 1)) * BPP;
+       * A warp walks its rows left to right, 32 samples at a time, and
+       * reads a chunk before writing it, so every read sees level k - 1.
+       * Samples whose span leaves the tile keep a stale value no output
+       * reads. */
+      int step = (1 << (level - 1)) * CHANNELS;
 
       for (int row = warp; row < tile_h; row += LARGE_THREADS / 32) {
-        uint8_t *t = tile + row * tile_w;
+        T *t = tile + row * tile_w;
 
         for (int x0 = 0; x0 < tile_w; x0 += 32) {
           int x = x0 + lane;
@@ -437,7 +476,7 @@ morph_large_kernel (MorphPass p, MorphSpans s)
 
           __syncwarp ();
           if (inside)
-            t[x] = (uint8_t) v;
+            t[x] = (T) v;
         }
       }
     }
@@ -445,8 +484,8 @@ morph_large_kernel (MorphPass p, MorphSpans s)
 
     for (int n = s.start[level]; n < s.start[level + 1]; n++) {
       int dy = s.dy[n], a = s.a[n];
-      const uint8_t *left = tile + (dy + s.radius) * tile_w + c - a * BPP;
-      const uint8_t *right = left + (2 * a + 1 - (1 << level)) * BPP;
+      const T *left = tile + (dy + s.radius) * tile_w + c - a * CHANNELS;
+      const T *right = left + (2 * a + 1 - (1 << level)) * CHANNELS;
 
 #pragma unroll
       for (int j = 0; j < ROWS; j++)
@@ -457,14 +496,14 @@ morph_large_kernel (MorphPass p, MorphSpans s)
     __syncthreads ();
   }
 
-  if (bx0 + (int) threadIdx.x >= p.row_bytes)
+  if (bx0 + (int) threadIdx.x >= row_samples)
     return;
 #pragma unroll
   for (int j = 0; j < ROWS; j++) {
     if (y0 + j >= p.height)
       break;
-    p.dst[(size_t) (y0 + j) * p.dst_stride + bx0 + threadIdx.x] =
-        (uint8_t) acc[j];
+    store_sample < T > (p.dst + (size_t) (y0 + j) * p.dst_stride,
+        bx0 + threadIdx.x, p.dst_aligned, acc[j]);
   }
 }
 
@@ -523,22 +562,37 @@ launch_r1 (const MorphPass & p, CipMorphShape shape, bool take_max,
     morph_r1_kernel < false, false > <<<grid, block, 0, stream >>> (p);
 }
 
-template < int BPP >
-static void
+template < typename T, int BPP, bool MAX >
+static cudaError_t
+launch_large_kernel (const MorphPass & p, const MorphSpans & s,
+    cudaStream_t stream)
+{
+  dim3 grid (CIP_DIV_UP (p.row_bytes / (int) sizeof (T), LARGE_TILE_SAMPLES),
+      CIP_DIV_UP (p.height, LARGE_ROWS (BPP)));
+  size_t shared = (size_t) (LARGE_ROWS (BPP) + 2 * s.radius) *
+      (LARGE_TILE_SAMPLES + 2 * s.radius * (BPP / sizeof (T))) * sizeof (T);
+
+  /* GRAY16's largest tiles need more than the default limit. */
+  if (shared > DEFAULT_SHARED_MAX) {
+    cudaError_t err = cudaFuncSetAttribute (morph_large_kernel < T, BPP, MAX >,
+        cudaFuncAttributeMaxDynamicSharedMemorySize, (int) shared);
+
+    if (err != cudaSuccess)
+      return err;
+  }
+  morph_large_kernel < T, BPP, MAX > <<<grid, LARGE_THREADS, shared,
+      stream >>> (p, s);
+  return cudaSuccess;
+}
+
+template < typename T, int BPP >
+static cudaError_t
 launch_large (const MorphPass & p, const MorphSpans & s, bool take_max,
     cudaStream_t stream)
 {
-  dim3 grid (CIP_DIV_UP (p.row_bytes, LARGE_TILE_BYTES),
-      CIP_DIV_UP (p.height, LARGE_ROWS (BPP)));
-  size_t shared = (size_t) (LARGE_ROWS (BPP) + 2 * s.radius) *
-      (LARGE_TILE_BYTES + 2 * s.radius * BPP);
-
   if (take_max)
-    morph_large_kernel < BPP, true > <<<grid, LARGE_THREADS, shared,
-        stream >>> (p, s);
-  else
-    morph_large_kernel < BPP, false > <<<grid, LARGE_THREADS, shared,
-        stream >>> (p, s);
+    return launch_large_kernel < T, BPP, true > (p, s, stream);
+  return launch_large_kernel < T, BPP, false > (p, s, stream);
 }
 
 static void
@@ -586,6 +640,10 @@ morph_pass (const MorphPass & p, int bpp, CipMorphShape shape, int radius,
       launch_small_shape < 1, 1 > (p, shape, take_max, s);
     else if (bpp == 1)
       launch_small_shape < 1, 2 > (p, shape, take_max, s);
+    else if (bpp == 2 && radius == 1)
+      launch_small_shape < 2, 1 > (p, shape, take_max, s);
+    else if (bpp == 2)
+      launch_small_shape < 2, 2 > (p, shape, take_max, s);
     else if (radius == 1)
       launch_small_shape < 4, 1 > (p, shape, take_max, s);
     else
@@ -596,9 +654,14 @@ morph_pass (const MorphPass & p, int bpp, CipMorphShape shape, int radius,
 
     spans_init (&spans, shape, radius);
     if (bpp == 1)
-      launch_large < 1 > (p, spans, take_max, s);
+      CIP_CUDA_TRY (stream, (launch_large < uint8_t, 1 > (p, spans, take_max,
+                  s)));
+    else if (bpp == 2)
+      CIP_CUDA_TRY (stream, (launch_large < uint16_t, 2 > (p, spans,
+                  take_max, s)));
     else
-      launch_large < 4 > (p, spans, take_max, s);
+      CIP_CUDA_TRY (stream, (launch_large < uint8_t, 4 > (p, spans, take_max,
+                  s)));
     CIP_CUDA_TRY_LAUNCH (stream, "morph large kernel");
   }
   return CIP_OK;

@@ -14,8 +14,9 @@
  * Gaussian blur on the GPU, equal bit for bit to OpenCV's `GaussianBlur`
  * with a (2r+1) x (2r+1) kernel, r = ceil (4 `sigma`), and mirrored
  * borders (`BORDER_REFLECT_101`).  Every byte of a pixel is blurred as
- * its own channel, alpha and padding included; the output has the
- * input's format.  A light blur before a threshold keeps noise out of
+ * its own channel, alpha and padding included; GRAY16_LE's 16-bit pixels
+ * are blurred whole, bit for bit as OpenCV blurs `CV_16U` images (weights
+ * in 1/65536).  The output has the input's format.  A light blur before a threshold keeps noise out of
  * the mask.
  *
  * ## Example launch line
@@ -46,7 +47,7 @@ enum
 /* The formats of both pads: the output has the input's (and a GRAY8
  * output may also be the gray frame as NV12 or I420). */
 static const gchar *const formats[] = {
-  "GRAY8", "RGBA", "BGRA", "RGBx", "BGRx", "ARGB", "ABGR", NULL
+  "GRAY8", "RGBA", "BGRA", "RGBx", "BGRx", "ARGB", "ABGR", "GRAY16_LE", NULL
 };
 
 struct _GstCudaBlur
@@ -101,8 +102,8 @@ gst_cuda_blur_class_init (GstCudaBlurClass * klass)
   gst_cuda_imgproc_caps_add_pad_templates (element_class, formats, NULL);
   gst_element_class_set_static_metadata (element_class,
       "CUDA Gaussian blur", "Filter/Effect/Video/Hardware",
-      "Blurs gray or four-byte RGB video with a Gaussian, on the GPU",
-      "gst-cuda-imgproc authors");
+      "Blurs 8- or 16-bit gray or four-byte RGB video with a Gaussian, "
+      "on the GPU", "gst-cuda-imgproc authors");
 
   filter_class->process = GST_DEBUG_FUNCPTR (gst_cuda_blur_process);
 }

@@ -15,7 +15,9 @@
  * disk, square or cross of a given radius, equal bit for bit to OpenCV's
  * `erode`, `dilate` and `morphologyEx` with the same element and the
  * default border (pixels outside the image do not count).  Every byte of
- * a pixel is its own channel; the output has the input's format.  On a
+ * a pixel is its own channel, except in GRAY16_LE, whose 16-bit pixels
+ * are taken whole (OpenCV's `CV_16U`), as thermal, depth and X-ray
+ * cameras give them; the output has the input's format.  On a
  * binary GRAY8 mask, such as cudaotsu's output, it is binary morphology:
  * an erosion detaches touching objects and removes specks.
  *
@@ -51,7 +53,7 @@ enum
 /* The formats of both pads: the output has the input's (and a GRAY8
  * output may also be the gray frame as NV12 or I420). */
 static const gchar *const formats[] = {
-  "GRAY8", "RGBA", "BGRA", "RGBx", "BGRx", "ARGB", "ABGR", NULL
+  "GRAY8", "RGBA", "BGRA", "RGBx", "BGRx", "ARGB", "ABGR", "GRAY16_LE", NULL
 };
 
 struct _GstCudaMorph
@@ -181,8 +183,8 @@ gst_cuda_morph_class_init (GstCudaMorphClass * klass)
   gst_cuda_imgproc_caps_add_pad_templates (element_class, formats, NULL);
   gst_element_class_set_static_metadata (element_class,
       "CUDA morphology", "Filter/Effect/Video/Hardware",
-      "Erodes, dilates, opens or closes gray or four-byte RGB video, "
-      "on the GPU", "gst-cuda-imgproc authors");
+      "Erodes, dilates, opens or closes 8- or 16-bit gray or four-byte RGB "
+      "video, on the GPU", "gst-cuda-imgproc authors");
 
   filter_class->process = GST_DEBUG_FUNCPTR (gst_cuda_morph_process);
 

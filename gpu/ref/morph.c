@@ -37,22 +37,46 @@ cip_morph_element (CipMorphShape shape, int radius, uint8_t * element)
   return CIP_OK;
 }
 
-static inline uint8_t
-pick (uint8_t a, uint8_t b, int take_max)
+static inline unsigned
+pick (unsigned a, unsigned b, int take_max)
 {
   return take_max ? (a > b ? a : b) : (a < b ? a : b);
 }
 
+/* out[i] = pick (out[i], in[i]) for @n samples: little-endian 16-bit ones
+ * at any alignment where @wide, else bytes. */
+static void
+fold (uint8_t * out, const uint8_t * in, size_t n, int wide, int take_max)
+{
+  size_t i;
+
+  if (wide) {
+    for (i = 0; i < 2 * n; i += 2) {
+      unsigned v = pick (out[i] | out[i + 1] << 8, in[i] | in[i + 1] << 8,
+          take_max);
+
+      out[i] = (uint8_t) v;
+      out[i + 1] = (uint8_t) (v >> 8);
+    }
+  } else {
+    for (i = 0; i < n; i++)
+      out[i] = (uint8_t) pick (out[i], in[i], take_max);
+  }
+}
+
 /* One erosion (take_max 0) or dilation between two tight or strided
- * images of @bpp bytes per pixel.  @spans holds the element's row runs;
- * @run (width x height, tight) is scratch for the rows' running extrema. */
+ * images of @channels samples a pixel, 16-bit ones where @wide (GRAY16),
+ * else bytes.  @spans holds the element's row runs; @run (width x height,
+ * tight) is scratch for the rows' running extrema.  The neutral values
+ * are all-ones and all-zero bytes at either sample size. */
 static void
 morph_pass (const uint8_t * src, size_t src_stride, uint8_t * dst,
-    size_t dst_stride, int width, int height, int bpp, const int *spans,
-    int radius, int take_max, uint8_t * run)
+    size_t dst_stride, int width, int height, int channels, int wide,
+    const int *spans, int radius, int take_max, uint8_t * run)
 {
-  size_t row = (size_t) width * bpp;
-  int a, dy, x, y;
+  size_t samples = (size_t) width * channels;
+  size_t row = samples << wide;
+  int a, dy, y;
 
   for (y = 0; y < height; y++)
     memset (dst + y * dst_stride, take_max ? CIP_MORPH_NEUTRAL_MAX :
@@ -63,39 +87,26 @@ morph_pass (const uint8_t * src, size_t src_stride, uint8_t * dst,
   for (y = 0; y < height; y++)
     memcpy (run + y * row, src + y * src_stride, row);
   for (a = 0; a <= radius; a++) {
-    if (a > 0) {
+    if (a > 0 && a < width) {
+      /* Pixel x takes x - a and x + a where they lie inside the row. */
+      size_t shift = (size_t) a * channels;
+
       for (y = 0; y < height; y++) {
         const uint8_t *in = src + y * src_stride;
         uint8_t *r = run + y * row;
 
-        for (x = 0; x < width; x++) {
-          int c;
-
-          for (c = 0; c < bpp; c++) {
-            uint8_t *v = &r[x * bpp + c];
-
-            if (x - a >= 0)
-              *v = pick (*v, in[(x - a) * bpp + c], take_max);
-            if (x + a < width)
-              *v = pick (*v, in[(x + a) * bpp + c], take_max);
-          }
-        }
+        fold (r + (shift << wide), in, samples - shift, wide, take_max);
+        fold (r, in + (shift << wide), samples - shift, wide, take_max);
       }
     }
     for (dy = -radius; dy <= radius; dy++) {
       if (spans[dy + radius] != a)
         continue;
       for (y = 0; y < height; y++) {
-        const uint8_t *r;
-        uint8_t *out;
-        size_t i;
-
         if (y + dy < 0 || y + dy >= height)
           continue;
-        r = run + (size_t) (y + dy) * row;
-        out = dst + y * dst_stride;
-        for (i = 0; i < row; i++)
-          out[i] = pick (out[i], r[i], take_max);
+        fold (dst + y * dst_stride, run + (size_t) (y + dy) * row, samples,
+            wide, take_max);
       }
     }
   }
@@ -107,7 +118,7 @@ cip_ref_morph (const CipImage * src, CipImage * dst,
     CipStream * stream)
 {
   int spans[2 * CIP_MORPH_RADIUS_MAX + 1];
-  int bpp, dy, first_max;
+  int channels, wide, dy, first_max;
   size_t row;
   uint8_t *run, *mid = NULL;
 
@@ -115,8 +126,9 @@ cip_ref_morph (const CipImage * src, CipImage * dst,
   if (cip_morph_check (src, dst, operation, shape, radius) != CIP_OK)
     return CIP_ERROR_INVALID_ARGUMENT;
 
-  bpp = cip_format_bytes_per_pixel (src->format);
-  row = (size_t) src->width * bpp;
+  wide = src->format == CIP_FORMAT_GRAY16;
+  channels = wide ? 1 : cip_format_bytes_per_pixel (src->format);
+  row = (size_t) src->width * cip_format_bytes_per_pixel (src->format);
   for (dy = -radius; dy <= radius; dy++)
     spans[dy + radius] = cip_morph_span (shape, radius, dy);
 
@@ -127,7 +139,7 @@ cip_ref_morph (const CipImage * src, CipImage * dst,
 
   if (operation == CIP_MORPH_ERODE || operation == CIP_MORPH_DILATE) {
     morph_pass (src->data, src->stride, dst->data, dst->stride, src->width,
-        src->height, bpp, spans, radius, first_max, run);
+        src->height, channels, wide, spans, radius, first_max, run);
   } else {
     mid = malloc (row * src->height);
     if (mid == NULL) {
@@ -135,9 +147,9 @@ cip_ref_morph (const CipImage * src, CipImage * dst,
       return CIP_ERROR_OUT_OF_MEMORY;
     }
     morph_pass (src->data, src->stride, mid, row, src->width, src->height,
-        bpp, spans, radius, first_max, run);
+        channels, wide, spans, radius, first_max, run);
     morph_pass (mid, row, dst->data, dst->stride, src->width, src->height,
-        bpp, spans, radius, !first_max, run);
+        channels, wide, spans, radius, !first_max, run);
   }
   free (mid);
   free (run);

@@ -11,6 +11,14 @@ r = ceil(4 sigma), and BORDER_REFLECT_101.  The script also checks that the
 fixed-point definition of cip_blur (gpu/cip-blur.h), written out again in
 numpy below, gives OpenCV's result byte for byte on every case.  The output
 is deterministic.
+
+GRAY16 (blur16-*): the same on CV_16U arrays, whose GaussianBlur in OpenCV
+4.6 is fixed point too: the weights made to sum to 2^16, 32-bit horizontal
+sums, (v + 2^31) >> 32.  The script checks our definition against it on
+every case (|ours - OpenCV| <= 1 is the promise; it finds 0) and prints how
+far both are from the exact Gaussian.  16-bit images are binary PGMs with
+maxval 65535 and big-endian samples, as netpbm has them; hashes are of the
+little-endian rows GRAY16 holds.
 """
 
 import math
@@ -34,8 +42,8 @@ def cv_blur(img, sigma):
                             borderType=cv2.BORDER_REFLECT_101)
 
 
-def kernel(sigma):
-    """The half-kernel of cip-blur.h, centre first."""
+def kernel(sigma, bits=8):
+    """The half-kernel of cip-blur.h, centre first, summing to 2^bits."""
     r = radius(sigma)
     n = 2 * r + 1
     scale = -0.125 / (sigma * sigma)
@@ -45,12 +53,12 @@ def kernel(sigma):
     err = 0.0
     side = 0
     for i in range(r):
-        adjusted = values[i] * inv * 256 + err
+        adjusted = values[i] * inv * (1 << bits) + err
         rounded = round(adjusted)       # ties to even, as nearbyint
         err = adjusted - rounded
         w[r - i] = rounded
         side += rounded
-    w[0] = 256 - 2 * side
+    w[0] = (1 << bits) - 2 * side
     return w
 
 
@@ -87,6 +95,45 @@ def our_blur(img, sigma):
     return ((v + (1 << 15)) >> 16).astype(np.uint8)
 
 
+def our_blur16(img, sigma):
+    """cip-blur.h's definition for GRAY16."""
+    w = kernel(sigma, 16)
+    r = len(w) - 1
+    full = np.array(w[:0:-1] + w, dtype=np.uint64)
+    h, wd = img.shape
+    xs = [reflect(x, wd) for x in range(-r, wd + r)]
+    ys = [reflect(y, h) for y in range(-r, h + r)]
+    a = img.astype(np.uint64)[:, xs]
+    mid = sum(full[k] * a[:, k:k + wd] for k in range(2 * r + 1))
+    assert int(mid.max()) < 1 << 32
+    b = mid[ys, :]
+    v = sum(full[k] * b[k:k + h, :] for k in range(2 * r + 1))
+    return ((v + np.uint64(1 << 31)) >> np.uint64(32)).astype(np.uint16)
+
+
+def exact_blur(img, sigma):
+    """The Gaussian in double precision, unrounded."""
+    k = cv2.getGaussianKernel(2 * radius(sigma) + 1, sigma, cv2.CV_64F)
+    return cv2.sepFilter2D(img.astype(np.float64), cv2.CV_64F, k, k,
+                           borderType=cv2.BORDER_REFLECT_101)
+
+
+# The largest |OpenCV - exact Gaussian| seen on 16-bit images.
+exact16_distance = [0.0]
+
+
+def checked_blur16(img, sigma):
+    out = cv_blur(img, sigma)
+    ours = our_blur16(img, sigma)
+    assert out.dtype == np.uint16
+    diff = np.abs(out.astype(np.int64) - ours.astype(np.int64)).max()
+    assert diff <= 1, ("definition too far from OpenCV", img.shape, sigma)
+    assert diff == 0, ("definition differs from OpenCV", img.shape, sigma)
+    exact16_distance[0] = max(exact16_distance[0],
+                              float(np.abs(exact_blur(img, sigma) - out).max()))
+    return out
+
+
 def checked_blur(img, sigma):
     out = cv_blur(img, sigma)
     ours = (our_blur(img, sigma) if img.ndim == 2 else
@@ -119,7 +166,18 @@ def write_pnm(name, img):
         f.write(img.tobytes())
 
 
+def write_pgm16(name, img):
+    img = np.ascontiguousarray(img)
+    assert img.dtype == np.uint16 and img.ndim == 2
+    h, w = img.shape
+    with open(os.path.join(HERE, name), "wb") as f:
+        f.write(b"P5\n%d %d\n65535\n" % (w, h))
+        f.write(img.astype(">u2").tobytes())
+
+
 def fnv1a(img):
+    if img.dtype == np.uint16:
+        img = img.astype("<u2")
     h = 0x811c9dc5
     for byte in np.ascontiguousarray(img).tobytes():
         h = ((h ^ byte) * 0x01000193) & 0xffffffff
@@ -202,6 +260,46 @@ def main():
             lines.append(f"sigma{s:g}=" + ";".join(str(v) for v in
                                                    out.flatten()))
         lines.append("")
+
+    # GRAY16: a crop of camera widened to 16 bits with noise in the low
+    # byte, and full-range noise (the largest rounding errors), with the
+    # extremes in its corners.
+    rng16 = np.random.default_rng(20262)
+    camera = read_pnm("camera.pgm")
+    camera16 = (camera[150:222, 200:296].astype(np.uint16) * 256 +
+                rng16.integers(0, 256, (72, 96), dtype=np.uint16))
+    noise16 = rng16.integers(0, 65536, (47, 61), dtype=np.uint16)
+    noise16[0, 0] = noise16[46, 60] = 65535
+    noise16[0, 60] = noise16[46, 0] = 0
+    write_pgm16("blur16-camera.pgm", camera16)
+    write_pgm16("blur16-noise.pgm", noise16)
+    for sigma in (1.5, 5.0):
+        write_pgm16(f"blur16-camera-{sigma:g}.pgm",
+                    checked_blur16(camera16, sigma))
+    lines += ["# GRAY16 (CV_16U): OpenCV's results of blur16-camera.pgm are",
+              "# blur16-camera-<sigma>.pgm; here the hashes (of little-endian",
+              "# rows) of the same sweep on both, the weights summing to 2^16,",
+              "# and tiny images."]
+    for name, img in (("camera16", camera16), ("noise16", noise16)):
+        lines += [f"[sweep16 {name}]", f"image=blur16-{name[:-2]}.pgm",
+                  "sigmas=" + ";".join(fmt(s) for s in sweep),
+                  "hashes=" + ";".join("%u" % fnv1a(checked_blur16(img, s))
+                                       for s in sweep), ""]
+    lines += ["[kernels16]", "sigmas=" + ";".join(fmt(s) for s in sweep)]
+    for i, s in enumerate(sweep):
+        lines.append(f"weights{i}=" + ";".join(str(v) for v in kernel(s, 16)))
+    lines.append("")
+    for w, h in [(1, 1), (1, 7), (7, 1), (2, 3), (5, 5), (9, 4)]:
+        img = (tiny_pixels(w, h).astype(np.uint16) * 257) ^ 0x5a3c
+        lines.append(f"[tiny16 {w}x{h}]")
+        lines.append("pixels=" + ";".join(str(v) for v in img.flatten()))
+        for s in (0.5, 2.7, 32.0):
+            out = checked_blur16(img, s)
+            lines.append(f"sigma{s:g}=" + ";".join(str(v) for v in
+                                                   out.flatten()))
+        lines.append("")
+    lines += [f"# 16-bit: OpenCV and the definition agree on every case; both",
+              f"# are within {exact16_distance[0]:.2f} of the exact Gaussian.", ""]
 
     with open(os.path.join(HERE, "expected-blur.ini"), "w") as f:
         f.write("\n".join(lines))

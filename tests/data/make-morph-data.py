@@ -11,7 +11,10 @@ the images make-data.py writes.  The output is deterministic.
 For every image, operation, shape and radius the .ini holds the MD5 of
 OpenCV's output rows (cv2.erode, cv2.dilate, cv2.morphologyEx with
 MORPH_OPEN / MORPH_CLOSE, the element of cip_morph_element as the kernel,
-OpenCV's default border).  A four-byte image is a 4-channel array.
+OpenCV's default border).  A four-byte image is a 4-channel array.  The
+GRAY16 images (morph16-*.pgm: 16-bit binary PGM, maxval 65535, big-endian
+samples as netpbm has them) are CV_16U arrays; their MD5s are of the
+little-endian rows GRAY16 holds.
 """
 
 import hashlib
@@ -57,6 +60,15 @@ def write_pgm(name, img):
         f.write(img.tobytes())
 
 
+def write_pgm16(name, img):
+    img = np.ascontiguousarray(img)
+    assert img.dtype == np.uint16 and img.ndim == 2
+    h, w = img.shape
+    with open(os.path.join(HERE, name), "wb") as f:
+        f.write(b"P5\n%d %d\n65535\n" % (w, h))
+        f.write(img.astype(">u2").tobytes())
+
+
 def element(shape, r):
     """cip_morph_element: one centred run per row."""
     n = 2 * r + 1
@@ -87,9 +99,9 @@ def naive(img, op, shape, r):
         first, second = ("erode", "dilate") if op == "open" else ("dilate", "erode")
         return naive(naive(img, first, shape, r), second, shape, r)
     k = element(shape, r)
-    fill = 255 if op == "erode" else 0
+    fill = np.iinfo(img.dtype).max if op == "erode" else 0
     h, w = img.shape[:2]
-    pad = np.full((h + 2 * r, w + 2 * r) + img.shape[2:], fill, np.uint8)
+    pad = np.full((h + 2 * r, w + 2 * r) + img.shape[2:], fill, img.dtype)
     pad[r:r + h, r:r + w] = img
     out = np.full_like(img, fill)
     f = np.minimum if op == "erode" else np.maximum
@@ -101,6 +113,9 @@ def naive(img, op, shape, r):
 
 
 def md5(img):
+    """Of the rows as the project holds them: GRAY16 little-endian."""
+    if img.dtype == np.uint16:
+        img = img.astype("<u2")
     return hashlib.md5(np.ascontiguousarray(img).tobytes()).hexdigest()
 
 
@@ -123,6 +138,19 @@ def main():
     write_pgm("morph-random-rgba.pgm", random_rgba.reshape(47, 61 * 4))
     write_pgm("morph-dots.pgm", dots)
 
+    # GRAY16: full-range noise, where samples often share a high byte and
+    # differ in the low one (a byte-wise min or max gets those wrong), and
+    # a crop of camera widened to 16 bits with noise in the low byte, as a
+    # thermal or depth camera gives.
+    rng16 = np.random.default_rng(20261)
+    random16 = rng16.integers(0, 65536, (53, 67), np.uint16)
+    random16[0, 0], random16[52, 66] = 0, 65535
+    random16[10, 10:20] = 0x1200 + np.arange(10, dtype=np.uint16)
+    camera16 = (camera[200:296, 160:288].astype(np.uint16) * 256 +
+                rng16.integers(0, 256, (96, 128), np.uint16))
+    write_pgm16("morph16-random.pgm", random16)
+    write_pgm16("morph16-camera.pgm", camera16)
+
     images = [
         ("coins", coins, RADII),
         ("camera", camera, RADII),
@@ -131,10 +159,12 @@ def main():
         ("random-rgba", random_rgba, RADII),
         ("dots", dots, RADII),
         ("chelsea-rgba", chelsea_rgba, RADII_SHORT),
+        ("random16", random16, RADII),
+        ("camera16", camera16, RADII),
     ]
 
     # OpenCV against the definition, where the naive loop is quick.
-    for name in ("random", "random-rgba", "dots"):
+    for name in ("random", "random-rgba", "dots", "random16"):
         img = dict((n, i) for n, i, _ in images)[name]
         for op in OPERATIONS:
             for shape in SHAPES:
@@ -168,6 +198,8 @@ def main():
         f"numpy {np.__version__}",
         "# Keys: <operation>-<shape>-<radius>.  coins-mask is coins at its Otsu",
         "# threshold (0/255), chelsea-rgba chelsea.ppm with alpha 0x5a.",
+        "# random16 and camera16 are GRAY16 (morph16-*.pgm): CV_16U in OpenCV,",
+        "# the MD5 of little-endian rows.",
         "# scikit-image's binary_erosion with disk(2) equals OpenCV on coins-mask, and",
         "# its erosion and dilation equal OpenCV's on coins and random (disk, square).",
         "",

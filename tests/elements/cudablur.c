@@ -17,9 +17,10 @@
 #include "test-element.h"
 #include "cip-ref.h"
 
+/* GRAY8, the four-byte formats, then GRAY16_LE. */
 static const CipFormat formats[] = {
   CIP_FORMAT_GRAY8, CIP_FORMAT_RGBA, CIP_FORMAT_BGRA, CIP_FORMAT_RGBX,
-  CIP_FORMAT_BGRX, CIP_FORMAT_ARGB, CIP_FORMAT_ABGR,
+  CIP_FORMAT_BGRX, CIP_FORMAT_ARGB, CIP_FORMAT_ABGR, CIP_FORMAT_GRAY16,
 };
 
 /* The [crop NAME] groups of expected-blur.ini. */
@@ -92,7 +93,8 @@ GST_START_TEST (test_crops_match_opencv)
     CipImage src, expected;
 
     /* Gray crops in GRAY8, colour crops in the four-byte formats. */
-    if ((format == CIP_FORMAT_GRAY8) != (rect.format == CIP_FORMAT_GRAY8))
+    if (format == CIP_FORMAT_GRAY16 ||
+        (format == CIP_FORMAT_GRAY8) != (rect.format == CIP_FORMAT_GRAY8))
       continue;
     src = as_format (&rect, format, 0);
     expected = as_format (&result, format, 0);
@@ -184,6 +186,89 @@ GST_START_TEST (test_sigma_sweep_between_frames_matches_opencv)
   cip_test_image_free (&noise);
   gst_object_unref (blur);
   gst_harness_teardown (h);
+  g_strfreev (hashes);
+  g_strfreev (sigmas);
+  g_key_file_free (ini);
+}
+
+GST_END_TEST;
+
+/* GRAY16_LE: a 16-bit camera crop comes out as OpenCV blurs CV_16U (within
+ * 1 is the promise; it is bit for bit). */
+GST_START_TEST (test_camera16_matches_opencv)
+{
+  static const gchar *sigmas[] = { "1.5", "5" };
+  gchar *props = g_strdup_printf ("sigma=%s", sigmas[__i__]);
+  gchar *file = g_strdup_printf ("blur16-camera-%s.pgm", sigmas[__i__]);
+  GstHarness *h = cip_test_harness_new ("cudablur", props);
+  CipImage camera = cip_test_image_load ("blur16-camera.pgm");
+  CipImage expected = cip_test_image_load (file);
+  GstCaps *caps, *want;
+
+  fail_unless_equals_int (camera.format, CIP_FORMAT_GRAY16);
+  cip_test_harness_set_image_caps (h, &camera);
+  cip_test_push_pull_assert (h, cip_test_buffer_new (&camera), &expected);
+  /* Rows padded and 64 bytes in, as a video meta says. */
+  cip_test_push_pull_assert (h, cip_test_buffer_new_strided (&camera, 64),
+      &expected);
+  caps = cip_test_harness_output_caps (h);
+  want = cip_test_caps_new (GST_VIDEO_FORMAT_GRAY16_LE, camera.width,
+      camera.height);
+  fail_unless (gst_caps_is_equal (caps, want));
+
+  gst_caps_unref (want);
+  gst_caps_unref (caps);
+  cip_test_image_free (&expected);
+  cip_test_image_free (&camera);
+  gst_harness_teardown (h);
+  g_free (file);
+  g_free (props);
+}
+
+GST_END_TEST;
+
+/* GRAY16_LE: 40 sigmas set between frames on the camera crop and on
+ * full-range noise, each frame's hash that of OpenCV's CV_16U result. */
+GST_START_TEST (test_sweep16_between_frames_matches_opencv)
+{
+  const gchar *group = __i__ ? "sweep16 noise16" : "sweep16 camera16";
+  GKeyFile *ini = cip_test_expected_file ("expected-blur.ini");
+  gchar **sigmas = g_key_file_get_string_list (ini, group, "sigmas", NULL,
+      NULL);
+  gchar **hashes = g_key_file_get_string_list (ini, group, "hashes", NULL,
+      NULL);
+  gchar *name = cip_test_ini_string (ini, group, "image");
+  GstHarness *h = cip_test_harness_new ("cudablur", NULL);
+  GstElement *blur = cip_test_harness_element (h, "cudablur");
+  CipImage image = cip_test_image_load (name);
+  guint i, n;
+
+  fail_unless (sigmas != NULL && hashes != NULL);
+  n = g_strv_length (sigmas);
+  fail_unless_equals_int (n, g_strv_length (hashes));
+  fail_unless (n >= 40);
+  fail_unless_equals_int (image.format, CIP_FORMAT_GRAY16);
+  cip_test_harness_set_image_caps (h, &image);
+  for (i = 0; i < n; i++) {
+    guint32 expected = (guint32) g_ascii_strtoull (hashes[i], NULL, 10);
+    GstBuffer *out;
+    GstCaps *caps;
+    guint32 got;
+
+    g_object_set (blur, "sigma", g_ascii_strtod (sigmas[i], NULL), NULL);
+    out = cip_test_push_pull (h, cip_test_buffer_new (&image));
+    caps = cip_test_harness_output_caps (h);
+    got = cip_test_buffer_fnv1a (out, caps);
+    fail_unless (got == expected, "%s sigma %s: hash %u, OpenCV's %u",
+        name, sigmas[i], got, expected);
+    gst_caps_unref (caps);
+    gst_buffer_unref (out);
+  }
+
+  cip_test_image_free (&image);
+  gst_object_unref (blur);
+  gst_harness_teardown (h);
+  g_free (name);
   g_strfreev (hashes);
   g_strfreev (sigmas);
   g_key_file_free (ini);
@@ -340,8 +425,9 @@ static const gint odd_sizes[][2] = {
 };
 
 /* Every format and odd size, in GStreamer's default layout and in rows
- * padded to an odd stride starting 64 bytes in, at a sigma whose kernel
- * fits one tile (2.7) and one that does not (20). */
+ * padded to an odd stride (GRAY16: an even one, as its samples need)
+ * starting 64 bytes in, at a sigma whose kernel fits one tile (2.7) and
+ * one that does not (20). */
 GST_START_TEST (test_odd_sizes_and_strides)
 {
   static const gdouble sigmas[] = { 2.7, 20.0 };
@@ -349,7 +435,8 @@ GST_START_TEST (test_odd_sizes_and_strides)
   const gint *size = odd_sizes[__i__ % G_N_ELEMENTS (odd_sizes)];
   GstHarness *h = cip_test_harness_new ("cudablur", NULL);
   GstElement *blur = cip_test_harness_element (h, "cudablur");
-  CipImage src = cip_test_image_new (size[0], size[1], format, 13);
+  CipImage src = cip_test_image_new (size[0], size[1], format,
+      format == CIP_FORMAT_GRAY16 ? 14 : 13);
   guint s;
 
   GST_INFO ("%s %dx%d", cip_format_name (format), size[0], size[1]);
@@ -376,11 +463,12 @@ GST_END_TEST;
 
 /* ---- Negotiation and malformed input ---- */
 
-/* Three-byte RGB, 16-bit gray and planar YUV are not blurred. */
+/* Three-byte RGB, big-endian 16-bit gray and planar YUV are not
+ * blurred. */
 GST_START_TEST (test_refuses_other_formats)
 {
   static const GstVideoFormat refused[] = {
-    GST_VIDEO_FORMAT_RGB, GST_VIDEO_FORMAT_BGR, GST_VIDEO_FORMAT_GRAY16_LE,
+    GST_VIDEO_FORMAT_RGB, GST_VIDEO_FORMAT_BGR, GST_VIDEO_FORMAT_GRAY16_BE,
     GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420,
   };
   GstHarness *h = cip_test_harness_new ("cudablur", NULL);
@@ -438,6 +526,8 @@ cudablur_suite (void)
   tcase_add_loop_test (tc, test_crops_match_opencv, 0, G_N_ELEMENTS (crops));
   tcase_add_loop_test (tc, test_noise_matches_opencv, 0, 4);
   tcase_add_test (tc, test_sigma_sweep_between_frames_matches_opencv);
+  tcase_add_loop_test (tc, test_camera16_matches_opencv, 0, 2);
+  tcase_add_loop_test (tc, test_sweep16_between_frames_matches_opencv, 0, 2);
   tcase_add_loop_test (tc, test_tiny_images_match_opencv, 0,
       G_N_ELEMENTS (tiny_sizes));
   tcase_add_test (tc, test_impulse_response);

@@ -87,7 +87,7 @@ static const GstVideoFormat equalize_formats[] = {
 static const GstVideoFormat filter_formats[] = {
   GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRA,
   GST_VIDEO_FORMAT_RGBx, GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_ARGB,
-  GST_VIDEO_FORMAT_ABGR, GST_VIDEO_FORMAT_UNKNOWN
+  GST_VIDEO_FORMAT_ABGR, GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_UNKNOWN
 };
 
 /* Every format an element takes, and some none does. */

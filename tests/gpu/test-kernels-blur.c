@@ -9,8 +9,8 @@
 
 /* cip_blur against its reference (cip_ref_blur), byte for byte: every
  * path of the launcher (fixed small radii, the fused kernel at any radius,
- * the two-pass path up to radius 128), GRAY8 and the four-byte formats,
- * sizes from 1x1 to 3840x2160, real and random images, unaligned
+ * the two-pass path up to radius 128), GRAY8, GRAY16 and the four-byte
+ * formats, sizes from 1x1 to 3840x2160, real and random images, unaligned
  * addresses and odd strides.  The whole allocation around the destination
  * is compared, so writes outside its rows fail too.
  *
@@ -37,7 +37,7 @@ static const double sigmas[] = {
 
 static const CipFormat formats[] = {
   CIP_FORMAT_GRAY8, CIP_FORMAT_RGBA, CIP_FORMAT_BGRA, CIP_FORMAT_RGBX,
-  CIP_FORMAT_BGRX, CIP_FORMAT_ARGB, CIP_FORMAT_ABGR,
+  CIP_FORMAT_BGRX, CIP_FORMAT_ARGB, CIP_FORMAT_ABGR, CIP_FORMAT_GRAY16,
 };
 
 /* Runs cip_blur from @src (uploaded) into @dst (whose fresh random
@@ -66,8 +66,8 @@ check_blur (CipTestDeviceImage * src, CipTestDeviceImage * dst, double sigma,
   g_free (expected);
 }
 
-/* Every sigma on the small and middle sizes in GRAY8 and RGBA; the large
- * ones at a few. */
+/* Every sigma on the small and middle sizes in GRAY8, RGBA and GRAY16;
+ * the large ones at a few. */
 static void
 test_sizes (void)
 {
@@ -80,8 +80,9 @@ test_sizes (void)
     if (cip_test_size_skipped (w, h))
       continue;
 
-    for (f = 0; f < 2; f++) {
-      CipFormat format = f == 0 ? CIP_FORMAT_GRAY8 : CIP_FORMAT_RGBA;
+    for (f = 0; f < 3; f++) {
+      CipFormat format = f == 0 ? CIP_FORMAT_GRAY8 : f == 1 ?
+          CIP_FORMAT_RGBA : CIP_FORMAT_GRAY16;
       CipTestDeviceImage *src =
           cip_test_device_image_new (w, h, format, NULL, 100 + i * 4 + f);
       CipTestDeviceImage *dst =
@@ -92,7 +93,7 @@ test_sizes (void)
         /* Large images: radius 2 (the benchmark's), a middle radius of
          * the fused kernel and the two-pass path once. */
         if (large && sigmas[s] != 0.5 && sigmas[s] != 2.7 &&
-            !(sigmas[s] == 10.0 && format == CIP_FORMAT_GRAY8 &&
+            !(sigmas[s] == 10.0 && format != CIP_FORMAT_RGBA &&
                 w * h < 3000 * 2000))
           continue;
         check_blur (src, dst, sigmas[s], "random");
@@ -167,8 +168,29 @@ test_real_images (void)
     cip_test_image_free (&image);
   }
 
+  /* The 16-bit camera crop of the reference test. */
+  {
+    CipImage image = cip_test_image_load ("blur16-camera.pgm");
+    CipTestDeviceImage *src = cip_test_device_image_new (image.width,
+        image.height, CIP_FORMAT_GRAY16, cip_test_layouts[1], 540);
+    CipTestDeviceImage *dst = cip_test_device_image_new (image.width,
+        image.height, CIP_FORMAT_GRAY16, NULL, 541);
+
+    cip_test_device_image_set (src, &image);
+    cip_test_device_image_upload (src);
+    for (s = 0; s < G_N_ELEMENTS (real_sigmas); s++)
+      check_blur (src, dst, real_sigmas[s], "blur16-camera.pgm");
+    cip_test_device_image_free (dst);
+    cip_test_device_image_free (src);
+    cip_test_image_free (&image);
+  }
+
   for (f = 1; f < G_N_ELEMENTS (formats); f++) {
-    CipImage packed = cip_test_image_repack (&rgb, formats[f], 0x21 * f, 0);
+    CipImage packed;
+
+    if (formats[f] == CIP_FORMAT_GRAY16)
+      continue;
+    packed = cip_test_image_repack (&rgb, formats[f], 0x21 * f, 0);
     CipTestDeviceImage *src = cip_test_device_image_new (rgb.width,
         rgb.height, formats[f], NULL, 520 + f);
     CipTestDeviceImage *dst = cip_test_device_image_new (rgb.width,
@@ -200,19 +222,28 @@ test_sigma_sweep (void)
       cip_test_layouts[3], 602);
   CipTestDeviceImage *dst4 = cip_test_device_image_new (67, 45, CIP_FORMAT_BGRX,
       cip_test_layouts[5], 603);
+  CipTestDeviceImage *src16 = cip_test_device_image_new (131, 53,
+      CIP_FORMAT_GRAY16, cip_test_layouts[3], 604);
+  CipTestDeviceImage *dst16 = cip_test_device_image_new (131, 53,
+      CIP_FORMAT_GRAY16, cip_test_layouts[1], 605);
   int r;
 
   cip_test_device_image_upload (src);
   cip_test_device_image_upload (src4);
+  cip_test_device_image_upload (src16);
   /* A sigma for each radius 1 .. 128. */
   for (r = 1; r <= 128; r++) {
     double sigma = MAX (CIP_BLUR_SIGMA_MIN, (r - 0.5) / 4.);
 
     g_assert_cmpint (cip_blur_radius (sigma), ==, r);
     check_blur (src, dst, sigma, "sweep");
-    if (r <= 24 || r % 8 == 0)
+    if (r <= 24 || r % 8 == 0) {
       check_blur (src4, dst4, sigma, "sweep");
+      check_blur (src16, dst16, sigma, "sweep");
+    }
   }
+  cip_test_device_image_free (dst16);
+  cip_test_device_image_free (src16);
   cip_test_device_image_free (dst4);
   cip_test_device_image_free (src4);
   cip_test_device_image_free (dst);
@@ -297,6 +328,18 @@ test_scratch (void)
   CHECK_ON (stream, cip_stream_synchronize (stream));
   g_assert_cmpuint (stats.allocations, ==, before.allocations);
 
+  /* GRAY16 rows of as many bytes need no more: two bytes of sums per
+   * source byte at either sample size. */
+  {
+    CipImage deep_src = src->dev, deep_dst = dst->dev;
+
+    deep_src.format = deep_dst.format = CIP_FORMAT_GRAY16;
+    deep_src.width = deep_dst.width = src->dev.width / 2;
+    CHECK_ON (stream, cip_blur (&deep_src, &deep_dst, 20.0, stream));
+    CHECK_ON (stream, cip_stream_synchronize (stream));
+    g_assert_cmpuint (stats.allocations, ==, before.allocations);
+  }
+
   cip_stream_free (stream);
   g_assert_cmpuint (stats.frees, ==, stats.allocations);
   cip_test_device_image_free (dst);
@@ -312,7 +355,7 @@ test_invalid_arguments (void)
   };
   static const double bad_sigmas[] = { 0.0, 0.0999, -1.0, 32.0001, 1e9 };
   static const CipFormat bad_formats[] = {
-    CIP_FORMAT_RGB, CIP_FORMAT_BGR, CIP_FORMAT_GRAY16,
+    CIP_FORMAT_RGB, CIP_FORMAT_BGR, CIP_FORMAT_GRAY16_BE, CIP_FORMAT_YUYV,
   };
   CipTestDeviceImage *gray =
       cip_test_device_image_new (5, 3, CIP_FORMAT_GRAY8, NULL, 900);

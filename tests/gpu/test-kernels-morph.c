@@ -10,8 +10,8 @@
 /* cip_morph against its reference, byte for byte, over the whole
  * allocation of each destination: every operation, shape and a spread of
  * radii (both kernels: word tiles up to radius 2, sparse tables above),
- * GRAY8 and the four-byte formats, sizes from 1x1 to 3840x2160, odd
- * layouts, real images and masks, and invalid arguments.
+ * GRAY8, GRAY16 and the four-byte formats, sizes from 1x1 to 3840x2160,
+ * odd layouts, real images and masks, and invalid arguments.
  *
  * Exits with 77 (skipped) where no CUDA device is usable. */
 
@@ -128,6 +128,13 @@ test_sizes (void)
     {CIP_MORPH_ERODE, CIP_SHAPE_SQUARE, 1},
     {CIP_MORPH_CLOSE, CIP_SHAPE_DISK, 5},
   };
+  /* GRAY16: both small radii, and the largest tile (radius 32). */
+  static const MorphArgs large_gray16[] = {
+    {CIP_MORPH_ERODE, CIP_SHAPE_SQUARE, 1},
+    {CIP_MORPH_DILATE, CIP_SHAPE_DISK, 2},
+    {CIP_MORPH_OPEN, CIP_SHAPE_DISK, 5},
+    {CIP_MORPH_CLOSE, CIP_SHAPE_SQUARE, 32},
+  };
   guint i, k;
 
   for (i = 0; i < G_N_ELEMENTS (sizes); i++) {
@@ -140,10 +147,14 @@ test_sizes (void)
     if (w * h <= 127 * 129) {
       check_size (w, h, CIP_FORMAT_GRAY8, radii, G_N_ELEMENTS (radii), i * 8);
       check_size (w, h, four, radii, G_N_ELEMENTS (radii), i * 8 + 2);
+      check_size (w, h, CIP_FORMAT_GRAY16, radii, G_N_ELEMENTS (radii),
+          i * 8 + 4);
     } else if (w * h <= 1001 * 999) {
       check_size (w, h, CIP_FORMAT_GRAY8, some_radii,
           G_N_ELEMENTS (some_radii), i * 8);
       check_size (w, h, four, rgba_radii, G_N_ELEMENTS (rgba_radii), i * 8 + 2);
+      check_size (w, h, CIP_FORMAT_GRAY16, some_radii,
+          G_N_ELEMENTS (some_radii), i * 8 + 4);
     } else {
       CipTestDeviceImage *src, *dst;
 
@@ -160,6 +171,16 @@ test_sizes (void)
       cip_test_device_image_upload (src);
       for (k = 0; k < G_N_ELEMENTS (large_rgba); k++)
         check_morph (src, dst, &large_rgba[k], "random");
+      cip_test_device_image_free (dst);
+      cip_test_device_image_free (src);
+
+      src = cip_test_device_image_new (w, h, CIP_FORMAT_GRAY16, NULL,
+          i * 8 + 4);
+      dst = cip_test_device_image_new (w, h, CIP_FORMAT_GRAY16, NULL,
+          i * 8 + 5);
+      cip_test_device_image_upload (src);
+      for (k = 0; k < G_N_ELEMENTS (large_gray16); k++)
+        check_morph (src, dst, &large_gray16[k], "random");
       cip_test_device_image_free (dst);
       cip_test_device_image_free (src);
     }
@@ -189,7 +210,9 @@ test_layouts (void)
     {CIP_MORPH_DILATE, CIP_SHAPE_CROSS, 5},
     {CIP_MORPH_CLOSE, CIP_SHAPE_DISK, 32},
   };
-  static const CipFormat formats[] = { CIP_FORMAT_GRAY8, CIP_FORMAT_BGRA };
+  static const CipFormat formats[] = {
+    CIP_FORMAT_GRAY8, CIP_FORMAT_BGRA, CIP_FORMAT_GRAY16,
+  };
   guint l, f, k;
 
   for (l = 0; l < cip_test_n_layouts; l++) {
@@ -208,6 +231,32 @@ test_layouts (void)
       cip_test_device_image_free (src);
       g_free (name);
     }
+  }
+}
+
+/* GRAY16 images of the reference test (OpenCV's CV_16U figures): every
+ * case. */
+static void
+test_real_images16 (void)
+{
+  static const char *files[] = {
+    "morph16-random.pgm", "morph16-camera.pgm",
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (files); i++) {
+    CipImage img = cip_test_image_load (files[i]);
+    CipTestDeviceImage *src = cip_test_device_image_new (img.width,
+        img.height, CIP_FORMAT_GRAY16, NULL, 920 + i);
+    CipTestDeviceImage *dst = cip_test_device_image_new (img.width,
+        img.height, CIP_FORMAT_GRAY16, cip_test_layouts[2], 930 + i);
+
+    cip_test_device_image_set (src, &img);
+    cip_test_device_image_upload (src);
+    check_all (src, dst, radii, G_N_ELEMENTS (radii), files[i]);
+    cip_test_device_image_free (dst);
+    cip_test_device_image_free (src);
+    cip_test_image_free (&img);
   }
 }
 
@@ -257,6 +306,11 @@ test_scratch (void)
       CIP_FORMAT_GRAY8, NULL, 1002);
   CipTestDeviceImage *small_dst = cip_test_device_image_new (100, 70,
       CIP_FORMAT_GRAY8, NULL, 1003);
+  /* Two bytes a pixel: within the scratch the RGBA image grew. */
+  CipTestDeviceImage *deep = cip_test_device_image_new (700, 500,
+      CIP_FORMAT_GRAY16, NULL, 1004);
+  CipTestDeviceImage *deep_dst = cip_test_device_image_new (700, 500,
+      CIP_FORMAT_GRAY16, NULL, 1005);
   MorphArgs open = { CIP_MORPH_OPEN, CIP_SHAPE_DISK, 3 };
   MorphArgs close = { CIP_MORPH_CLOSE, CIP_SHAPE_SQUARE, 1 };
   CipMemoryStats before, after;
@@ -264,16 +318,20 @@ test_scratch (void)
 
   cip_test_device_image_upload (big);
   cip_test_device_image_upload (small);
+  cip_test_device_image_upload (deep);
   check_morph (big, big_dst, &open, "warm-up");
   cip_memory_stats (&before);
   for (i = 0; i < 3; i++) {
     check_morph (small, small_dst, &close, "after a larger image");
+    check_morph (deep, deep_dst, &open, "GRAY16 after a larger image");
     check_morph (big, big_dst, &close, "again");
   }
   cip_memory_stats (&after);
   g_assert_cmpuint (after.allocations, ==, before.allocations);
   g_assert_cmpuint (after.frees, ==, before.frees);
 
+  cip_test_device_image_free (deep_dst);
+  cip_test_device_image_free (deep);
   cip_test_device_image_free (small_dst);
   cip_test_device_image_free (small);
   cip_test_device_image_free (big_dst);
@@ -284,7 +342,7 @@ static void
 test_invalid_arguments (void)
 {
   static const CipFormat refused_formats[] = {
-    CIP_FORMAT_RGB, CIP_FORMAT_BGR, CIP_FORMAT_GRAY16,
+    CIP_FORMAT_RGB, CIP_FORMAT_BGR, CIP_FORMAT_GRAY16_BE, CIP_FORMAT_YUYV,
   };
   CipTestDeviceImage *gray = cip_test_device_image_new (5, 3,
       CIP_FORMAT_GRAY8, NULL, 1);
@@ -415,6 +473,7 @@ main (int argc, char **argv)
   g_test_add_func ("/kernels/morph/formats", test_formats);
   g_test_add_func ("/kernels/morph/layouts", test_layouts);
   g_test_add_func ("/kernels/morph/real-images", test_real_images);
+  g_test_add_func ("/kernels/morph/real-images16", test_real_images16);
   g_test_add_func ("/kernels/morph/scratch", test_scratch);
   g_test_add_func ("/kernels/morph/invalid-arguments", test_invalid_arguments);
 

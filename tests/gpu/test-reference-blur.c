@@ -8,8 +8,9 @@
  */
 
 /* The blur reference (gpu/ref/blur.c) against OpenCV 4.6's GaussianBlur
- * (tests/data/expected-blur.ini and blur-*, from make-blur-data.py), which
- * it equals byte for byte, and against values worked out by hand. */
+ * (tests/data/expected-blur.ini, blur-* and blur16-*, from
+ * make-blur-data.py), which it equals byte for byte, on 8-bit and on
+ * 16-bit (CV_16U) images, and against values worked out by hand. */
 
 #include <math.h>
 #include <string.h>
@@ -34,7 +35,7 @@ static guint8 *
 pixel (const CipImage * image, int x, int y)
 {
   return (guint8 *) image->data + y * image->stride +
-      (size_t) x * cip_format_bytes_per_pixel (image->format);
+      (size_t) x *cip_format_bytes_per_pixel (image->format);
 }
 
 /* A crop of @image (any format) with rows @pad bytes longer. */
@@ -340,6 +341,238 @@ test_opencv_sweep (void)
   g_key_file_unref (file);
 }
 
+/* GRAY16 */
+
+/* The largest |@a - @b| of two GRAY16 images of one size. */
+static guint
+max_difference16 (const CipImage * a, const CipImage * b)
+{
+  guint most = 0;
+  int x, y;
+
+  for (y = 0; y < a->height; y++)
+    for (x = 0; x < a->width; x++) {
+      const guint8 *p = pixel (a, x, y), *q = pixel (b, x, y);
+      int d = (p[0] | p[1] << 8) - (q[0] | q[1] << 8);
+
+      most = MAX (most, (guint) ABS (d));
+    }
+  return most;
+}
+
+/* The weights summing to 2^16, as OpenCV's CV_16U path makes them. */
+static void
+test_kernels16 (void)
+{
+  GKeyFile *file = cip_test_expected_file ("expected-blur.ini");
+  gsize n_sigmas, n, i;
+  gdouble *sigmas = g_key_file_get_double_list (file, "kernels16", "sigmas",
+      &n_sigmas, NULL);
+  int j;
+
+  g_assert_nonnull (sigmas);
+  g_assert_cmpuint (n_sigmas, >=, 30);
+  for (i = 0; i < n_sigmas; i++) {
+    gchar *key = g_strdup_printf ("weights%zu", i);
+    gint *want = g_key_file_get_integer_list (file, "kernels16", key, &n,
+        NULL);
+    CipBlurKernel k;
+    int sum;
+
+    g_assert_nonnull (want);
+    cip_blur_kernel_for (sigmas[i], CIP_FORMAT_GRAY16, &k);
+    g_assert_cmpuint ((gsize) k.radius + 1, ==, n);
+    sum = k.w[0];
+    for (j = 0; j <= k.radius; j++) {
+      if (k.w[j] != want[j])
+        fail ("sigma %g: weight %d is %d, expected %d", sigmas[i], j,
+            k.w[j], want[j]);
+      if (j > 0)
+        sum += 2 * k.w[j];
+    }
+    g_assert_cmpint (sum, ==, 65536);
+    g_free (want);
+    g_free (key);
+  }
+  g_free (sigmas);
+  g_key_file_unref (file);
+
+  /* Any sigma: weights >= 0 summing to 2^16, the side ones at most 2^15,
+   * so that a horizontal sum of two samples fits 32 bits. */
+  for (j = 0; j < 2000; j++) {
+    double sigma = CIP_BLUR_SIGMA_MIN * pow (CIP_BLUR_SIGMA_MAX /
+        CIP_BLUR_SIGMA_MIN, j / 1999.);
+    CipBlurKernel k;
+    int i2, sum;
+
+    cip_blur_kernel_for (sigma, CIP_FORMAT_GRAY16, &k);
+    g_assert_cmpint (k.radius, ==, cip_blur_radius (sigma));
+    sum = k.w[0];
+    for (i2 = 1; i2 <= CIP_BLUR_RADIUS_MAX; i2++) {
+      if (k.w[i2] < 0 || k.w[i2] > 32768 || (i2 > k.radius && k.w[i2]))
+        fail ("sigma %g: weight %d is %d", sigma, i2, k.w[i2]);
+      sum += 2 * k.w[i2];
+    }
+    g_assert_cmpint (sum, ==, 65536);
+    g_assert_cmpint (k.w[0], >, 0);
+  }
+}
+
+/* A 16-bit camera crop at two sigmas, OpenCV's results stored whole: the
+ * promise is |ours - OpenCV| <= 1, and the definition gives 0.  Rows at an
+ * odd stride and at an odd address too. */
+static void
+test_opencv16_camera (void)
+{
+  static const char *results[] = {
+    "blur16-camera-1.5.pgm", "blur16-camera-5.pgm",
+  };
+  static const double sigmas[] = { 1.5, 5.0 };
+  CipImage camera = cip_test_image_load ("blur16-camera.pgm");
+  CipImage odd_stride = cip_test_image_copy (&camera, 5);
+  CipImage odd = cip_test_image_new (camera.width, camera.height,
+      CIP_FORMAT_GRAY16, 4);
+  guint8 *odd_base = odd.data;
+  guint i;
+  int y;
+
+  g_assert_cmpint (camera.format, ==, CIP_FORMAT_GRAY16);
+  odd.data = odd_base + 1;
+  odd.stride -= 1;
+  for (y = 0; y < camera.height; y++)
+    memcpy (pixel (&odd, 0, y), pixel (&camera, 0, y),
+        (size_t) camera.width * 2);
+
+  for (i = 0; i < G_N_ELEMENTS (results); i++) {
+    CipImage want = cip_test_image_load (results[i]);
+    const CipImage *sources[] = { &camera, &odd_stride, &odd };
+    guint k;
+
+    for (k = 0; k < G_N_ELEMENTS (sources); k++) {
+      CipImage got = blur (sources[k], sigmas[i], 3);
+      guint most = max_difference16 (&got, &want);
+
+      if (most > 1)
+        fail ("%s: %u from OpenCV, more than 1", results[i], most);
+      cip_test_assert_images_equal (&got, &want, results[i]);
+      cip_test_image_free (&got);
+    }
+    cip_test_image_free (&want);
+  }
+  odd.data = odd_base;
+  cip_test_image_free (&odd);
+  cip_test_image_free (&odd_stride);
+  cip_test_image_free (&camera);
+}
+
+/* Forty sigmas on the camera crop and on full-range noise, the hash of
+ * OpenCV's result each. */
+static void
+test_opencv16_sweep (void)
+{
+  static const char *groups[] = { "sweep16 camera16", "sweep16 noise16" };
+  GKeyFile *file = cip_test_expected_file ("expected-blur.ini");
+  guint g;
+
+  for (g = 0; g < G_N_ELEMENTS (groups); g++) {
+    gsize n, n_hashes, i;
+    gdouble *sigmas = g_key_file_get_double_list (file, groups[g], "sigmas",
+        &n, NULL);
+    gchar **hashes = g_key_file_get_string_list (file, groups[g], "hashes",
+        &n_hashes, NULL);
+    gchar *name = cip_test_ini_string (file, groups[g], "image");
+    CipImage image = cip_test_image_load (name);
+
+    g_assert_nonnull (sigmas);
+    g_assert_cmpuint (n, >=, 30);
+    g_assert_cmpuint (n, ==, n_hashes);
+    for (i = 0; i < n; i++) {
+      CipImage got = blur (&image, sigmas[i], 1);
+      guint32 want = (guint32) g_ascii_strtoull (hashes[i], NULL, 10);
+
+      if (cip_test_image_fnv1a (&got) != want)
+        fail ("%s sigma %g: hash %u, OpenCV's %u", name, sigmas[i],
+            cip_test_image_fnv1a (&got), want);
+      cip_test_image_free (&got);
+    }
+    cip_test_image_free (&image);
+    g_free (name);
+    g_strfreev (hashes);
+    g_free (sigmas);
+  }
+  g_key_file_unref (file);
+}
+
+/* 16-bit images smaller than the kernel. */
+static void
+test_opencv16_tiny (void)
+{
+  static const int sizes[][2] = {
+    {1, 1}, {1, 7}, {7, 1}, {2, 3}, {5, 5}, {9, 4},
+  };
+  static const double sigmas[] = { 0.5, 2.7, 32.0 };
+  GKeyFile *file = cip_test_expected_file ("expected-blur.ini");
+  guint s, i;
+
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+    int w = sizes[s][0], h = sizes[s][1], x, y;
+    gchar *group = g_strdup_printf ("tiny16 %dx%d", w, h);
+    gint *pixels = cip_test_ini_ints (file, group, "pixels", (gsize) w * h);
+    CipImage src = cip_test_image_new (w, h, CIP_FORMAT_GRAY16, 3);
+
+    cip_test_image_fill_random (&src, 6);
+    for (y = 0; y < h; y++)
+      for (x = 0; x < w; x++) {
+        pixel (&src, x, y)[0] = (guint8) pixels[y * w + x];
+        pixel (&src, x, y)[1] = (guint8) (pixels[y * w + x] >> 8);
+      }
+
+    for (i = 0; i < G_N_ELEMENTS (sigmas); i++) {
+      gchar *key = g_strdup_printf ("sigma%g", sigmas[i]);
+      gint *want = cip_test_ini_ints (file, group, key, (gsize) w * h);
+      CipImage got = blur (&src, sigmas[i], 2);
+
+      for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++) {
+          int v = pixel (&got, x, y)[0] | pixel (&got, x, y)[1] << 8;
+
+          if (v != want[y * w + x])
+            fail ("%s sigma %g: (%d, %d) is %d, OpenCV %d", group,
+                sigmas[i], x, y, v, want[y * w + x]);
+        }
+      cip_test_image_free (&got);
+      g_free (want);
+      g_free (key);
+    }
+    cip_test_image_free (&src);
+    g_free (pixels);
+    g_free (group);
+  }
+  g_key_file_unref (file);
+}
+
+/* The extremes: a constant 65535 image stays 65535 at every sigma (no
+ * overflow, no rounding up past the top), a constant 0 image 0. */
+static void
+test_extremes16 (void)
+{
+  static const double sigmas[] = { 0.1, 0.5, 3.0, 32.0 };
+  guint i, v;
+
+  for (v = 0; v < 2; v++) {
+    CipImage src = cip_test_image_new (13, 9, CIP_FORMAT_GRAY16, 0);
+
+    memset (src.data, v ? 0xff : 0, src.stride * src.height);
+    for (i = 0; i < G_N_ELEMENTS (sigmas); i++) {
+      CipImage got = blur (&src, sigmas[i], 0);
+
+      cip_test_assert_images_equal (&got, &src, v ? "65535" : "0");
+      cip_test_image_free (&got);
+    }
+    cip_test_image_free (&src);
+  }
+}
+
 /* Images smaller than the kernel: every tap mirrored, many times over. */
 static void
 test_opencv_tiny (void)
@@ -489,7 +722,7 @@ test_invalid_arguments (void)
     0.0, 0.0999, -1.0, 32.0001, 1000.0,
   };
   static const CipFormat bad_formats[] = {
-    CIP_FORMAT_RGB, CIP_FORMAT_BGR, CIP_FORMAT_GRAY16,
+    CIP_FORMAT_RGB, CIP_FORMAT_BGR, CIP_FORMAT_GRAY16_BE, CIP_FORMAT_YUYV,
   };
   CipBadImages other;
   guint i;
@@ -533,8 +766,8 @@ test_invalid_arguments (void)
       CIP_ERROR_INVALID_ARGUMENT);
   cip_test_assert_images_equal (&dst, &pristine, "bad sigma");
 
-  /* Three-byte and 16-bit formats, even as a matching pair; mismatched
-   * four-byte formats. */
+  /* Three-byte formats and two-byte ones other than GRAY16, even as a
+   * matching pair; mismatched four-byte formats. */
   big = cip_test_image_new (5, 3, CIP_FORMAT_RGBA, 0);
   for (i = 0; i < G_N_ELEMENTS (bad_formats); i++) {
     CipImage s = big, d = big;
@@ -593,6 +826,11 @@ main (int argc, char **argv)
   g_test_add_func ("/reference/blur/opencv-noise", test_opencv_noise);
   g_test_add_func ("/reference/blur/opencv-sweep", test_opencv_sweep);
   g_test_add_func ("/reference/blur/opencv-tiny", test_opencv_tiny);
+  g_test_add_func ("/reference/blur/kernels16", test_kernels16);
+  g_test_add_func ("/reference/blur/opencv16-camera", test_opencv16_camera);
+  g_test_add_func ("/reference/blur/opencv16-sweep", test_opencv16_sweep);
+  g_test_add_func ("/reference/blur/opencv16-tiny", test_opencv16_tiny);
+  g_test_add_func ("/reference/blur/extremes16", test_extremes16);
   g_test_add_func ("/reference/blur/hand-computed", test_hand_computed);
   g_test_add_func ("/reference/blur/channels-independent",
       test_channels_independent);

@@ -89,35 +89,62 @@ reinterpret (const CipImage * image, int width, CipFormat format)
   return copy;
 }
 
+/* Channel @c of pixel @x of row @y: a byte, or GRAY16's little-endian
+ * sample at any alignment. */
+static guint
+sample_at (const CipImage * image, int x, int y, int c)
+{
+  const guint8 *row = row_of (image, y);
+
+  if (image->format == CIP_FORMAT_GRAY16)
+    return row[2 * x] | row[2 * x + 1] << 8;
+  return row[x * cip_format_bytes_per_pixel (image->format) + c];
+}
+
+static void
+set_sample (CipImage * image, int x, int y, int c, guint v)
+{
+  guint8 *row = row_of (image, y);
+
+  if (image->format == CIP_FORMAT_GRAY16) {
+    row[2 * x] = (guint8) v;
+    row[2 * x + 1] = (guint8) (v >> 8);
+    return;
+  }
+  row[x * cip_format_bytes_per_pixel (image->format) + c] = (guint8) v;
+}
+
 /* The definition, tap by tap: the extremum over the element's pixels that
  * lie inside the image. */
 static void
 naive_pass (const CipImage * src, CipImage * dst, CipMorphShape shape,
     int radius, gboolean take_max)
 {
-  int size = 2 * radius + 1, bpp = cip_format_bytes_per_pixel (src->format);
+  int size = 2 * radius + 1;
+  gboolean wide = src->format == CIP_FORMAT_GRAY16;
+  int channels = wide ? 1 : cip_format_bytes_per_pixel (src->format);
   guint8 *element = g_malloc (size * size);
   int x, y, c, dx, dy;
 
   g_assert_cmpint (cip_morph_element (shape, radius, element), ==, CIP_OK);
   for (y = 0; y < src->height; y++) {
     for (x = 0; x < src->width; x++) {
-      for (c = 0; c < bpp; c++) {
-        guint8 v = take_max ? 0 : 255;
+      for (c = 0; c < channels; c++) {
+        guint v = take_max ? 0 : wide ? 65535 : 255;
 
         for (dy = -radius; dy <= radius; dy++) {
           for (dx = -radius; dx <= radius; dx++) {
-            guint8 p;
+            guint p;
 
             if (!element[(dy + radius) * size + dx + radius] ||
                 y + dy < 0 || y + dy >= src->height ||
                 x + dx < 0 || x + dx >= src->width)
               continue;
-            p = row_of (src, y + dy)[(x + dx) * bpp + c];
+            p = sample_at (src, x + dx, y + dy, c);
             v = take_max ? MAX (v, p) : MIN (v, p);
           }
         }
-        row_of (dst, y)[x * bpp + c] = v;
+        set_sample (dst, x, y, c, v);
       }
     }
   }
@@ -304,6 +331,40 @@ test_opencv_mask (void)
   g_key_file_unref (expected);
 }
 
+/* GRAY16: 16-bit samples (CV_16U), rows at odd strides and at an odd
+ * address too. */
+static void
+test_opencv_gray16 (void)
+{
+  GKeyFile *expected = cip_test_expected_file ("expected-morph.ini");
+  static const char *names[] = { "random16", "camera16" };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (names); i++) {
+    gchar *file = g_strdup_printf ("morph16-%s.pgm", i == 0 ? "random" :
+        "camera");
+    CipImage src = cip_test_image_load (file);
+    CipImage padded = cip_test_image_copy (&src, 7);
+    /* The same rows one byte into a larger allocation. */
+    CipImage odd = cip_test_image_new (src.width, src.height, src.format, 9);
+    int y;
+
+    g_assert_cmpint (src.format, ==, CIP_FORMAT_GRAY16);
+    check_group (expected, names[i], &padded, file);
+    odd.data = (guint8 *) odd.data + 1;
+    odd.stride -= 2;
+    for (y = 0; y < src.height; y++)
+      memcpy (row_of (&odd, y), row_of (&src, y), row_bytes (&src));
+    check_group (expected, names[i], &odd, "odd address");
+    odd.data = (guint8 *) odd.data - 1;
+    cip_test_image_free (&odd);
+    cip_test_image_free (&padded);
+    cip_test_image_free (&src);
+    g_free (file);
+  }
+  g_key_file_unref (expected);
+}
+
 /* Each byte is its own channel, whatever the four-byte format says. */
 static void
 test_opencv_four_byte (void)
@@ -340,14 +401,17 @@ test_naive (void)
     {1, 1}, {2, 3}, {3, 2}, {7, 5}, {1, 19}, {19, 1}, {23, 17},
   };
   static const int naive_radii[] = { 1, 2, 3, 4, 6, 9, 17, 32 };
-  guint i, o, s, r;
+  static const CipFormat formats[] = {
+    CIP_FORMAT_GRAY8, CIP_FORMAT_BGRX, CIP_FORMAT_GRAY16,
+  };
+  guint i, f, o, s, r;
 
   for (i = 0; i < G_N_ELEMENTS (sizes); i++) {
-    for (int four = 0; four < 2; four++) {
+    for (f = 0; f < G_N_ELEMENTS (formats); f++) {
       CipImage src = cip_test_image_new (sizes[i][0], sizes[i][1],
-          four ? CIP_FORMAT_BGRX : CIP_FORMAT_GRAY8, 3);
+          formats[f], 3);
 
-      cip_test_image_fill_random (&src, 77 + i * 2 + four);
+      cip_test_image_fill_random (&src, 77 + i * 3 + f);
       for (o = 0; o < G_N_ELEMENTS (operations); o++) {
         for (s = 0; s < G_N_ELEMENTS (shapes); s++) {
           for (r = 0; r < G_N_ELEMENTS (naive_radii); r++) {
@@ -509,7 +573,7 @@ static void
 test_invalid_arguments (void)
 {
   static const CipFormat refused_formats[] = {
-    CIP_FORMAT_RGB, CIP_FORMAT_BGR, CIP_FORMAT_GRAY16,
+    CIP_FORMAT_RGB, CIP_FORMAT_BGR, CIP_FORMAT_GRAY16_BE, CIP_FORMAT_YUYV,
   };
   CipImage gray = cip_test_image_new (5, 3, CIP_FORMAT_GRAY8, 2);
   CipImage rgba = cip_test_image_new (5, 3, CIP_FORMAT_RGBA, 0);
@@ -574,8 +638,8 @@ test_invalid_arguments (void)
   REFUSED (cip_ref_morph (&gray, &dst, CIP_MORPH_ERODE, CIP_SHAPE_DISK, 33,
           NULL), "radius 33");
 
-  /* Formats: three-byte and GRAY16 sources, and a mismatch between two
-   * four-byte formats. */
+  /* Formats: three-byte sources, two-byte ones other than GRAY16, and a
+   * mismatch between two four-byte formats or GRAY16 and GRAY8. */
   for (f = 0; f < G_N_ELEMENTS (refused_formats); f++) {
     CipImage s = gray, d = dst;
 
@@ -594,6 +658,14 @@ test_invalid_arguments (void)
     s.width = 1;
     REFUSED (cip_ref_morph (&s, &d, CIP_MORPH_ERODE, CIP_SHAPE_DISK, 1,
             NULL), "BGRA to RGBA");
+  }
+  {
+    CipImage s = gray, d = dst;
+
+    s.format = CIP_FORMAT_GRAY16;
+    s.width = d.width = 2;
+    REFUSED (cip_ref_morph (&s, &d, CIP_MORPH_ERODE, CIP_SHAPE_DISK, 1,
+            NULL), "GRAY16 to GRAY8");
   }
 
   /* In place, or sharing bytes. */
@@ -634,6 +706,7 @@ main (int argc, char **argv)
   g_test_add_func ("/reference/morph/element", test_element);
   g_test_add_func ("/reference/morph/opencv-gray", test_opencv_gray);
   g_test_add_func ("/reference/morph/opencv-mask", test_opencv_mask);
+  g_test_add_func ("/reference/morph/opencv-gray16", test_opencv_gray16);
   g_test_add_func ("/reference/morph/opencv-four-byte", test_opencv_four_byte);
   g_test_add_func ("/reference/morph/naive", test_naive);
   g_test_add_func ("/reference/morph/hand-computed", test_hand_computed);
