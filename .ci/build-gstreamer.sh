@@ -1,9 +1,10 @@
 #!/bin/bash
-# Builds GStreamer VERSION (core with gstcheck, plugins-base, and from
-# plugins-bad the cuda and analytics libraries, nvcodec, analyticsoverlay,
-# debugutilsbad; and for the project's suite the core tracers and the video
-# parsers) from the source subsets in ../shared/gstreamer (or GST_SOURCES),
-# into PREFIX.
+# Builds GStreamer VERSION (1.20.3, 1.24.13, 1.26.11 or 1.28.6: core with
+# gstcheck, plugins-base, and from plugins-bad nvcodec and debugutilsbad,
+# the public cuda library from 1.22 on, the analytics library and
+# analyticsoverlay from 1.24 on; and for the project's suite the core
+# tracers and the video parsers) from the source subsets in
+# ../shared/gstreamer (or GST_SOURCES), into PREFIX.
 # About 2-3 minutes on 2 cores.  Then:
 #   export PKG_CONFIG_PATH=PREFIX/lib/x86_64-linux-gnu/pkgconfig
 #   export LD_LIBRARY_PATH=PREFIX/lib/x86_64-linux-gnu
@@ -33,9 +34,16 @@ build() {  # DIR, options...
     { tail -n 20 "$work/$(basename "$d").log" >&2; exit 1; }
   echo "built $(basename "$d") $version"
 }
+# 1.20 has videoconvert and videoscale apart and no analytics library;
+# 1.22 has no analytics library either.
+case $version in
+  1.20.*) convert="-Dvideoconvert=enabled -Dvideoscale=enabled"; analytics= ;;
+  1.22.*) convert=-Dvideoconvertscale=enabled; analytics= ;;
+  *) convert=-Dvideoconvertscale=enabled; analytics=-Danalyticsoverlay=enabled ;;
+esac
 build gstreamer -Dcheck=enabled -Dtools=enabled -Dbenchmarks=disabled -Dcoretracers=enabled
-build gst-plugins-base -Dtools=enabled -Dvideotestsrc=enabled -Dvideoconvertscale=enabled \
+build gst-plugins-base -Dtools=enabled -Dvideotestsrc=enabled $convert \
   -Dapp=enabled -Dplayback=enabled -Drawparse=enabled -Dtypefind=enabled
-build gst-plugins-bad -Dgpl=disabled -Dnvcodec=enabled -Danalyticsoverlay=enabled -Ddebugutils=enabled \
+build gst-plugins-bad -Dgpl=disabled -Dnvcodec=enabled $analytics -Ddebugutils=enabled \
   -Dvideoparsers=enabled
 echo "GStreamer $version in $prefix"

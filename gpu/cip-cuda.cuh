@@ -37,6 +37,7 @@ typedef enum
   CIP_SCRATCH_LABEL_HULLS,      /* row ends and chains of convex hulls */
   CIP_SCRATCH_LABEL_HOLES,      /* background forest and its components */
   CIP_SCRATCH_HIST16,           /* the 16-bit histogram and Otsu's sums */
+  CIP_SCRATCH_EQUALIZE16,       /* the 16-bit histogram and its table */
   CIP_N_SCRATCH
 } CipScratchSlot;
 

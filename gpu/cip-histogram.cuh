@@ -40,6 +40,10 @@ typedef struct
   unsigned units_per_row;
   unsigned units;
   bool src_aligned;             /* 16-byte rows */
+  /* Of packed 4:2:2 rows (width: the Y bytes' end), the bytes counted:
+   * those whose (x & luma_mask) == luma_offset; GRAY8: both 0. */
+  int luma_mask;
+  int luma_offset;
   uint32_t *hist;               /* counted into by this call */
   uint32_t *next_hist;          /* zeroed for the next call */
   uint32_t *blocks_done;        /* the last block to finish resets it */
@@ -74,7 +78,7 @@ cip_histogram_count (const CipHistogramPass & p, uint32_t * warp_hists)
 
 #pragma unroll
     for (int i = 0; i < CIP_UNIT; i++)
-      if (i < n)
+      if (i < n && (i & p.luma_mask) == p.luma_offset)
         atomicAdd (&mine[v.b[i]], 1u);
   }
   __syncthreads ();
@@ -118,6 +122,8 @@ cip_histogram_pass (const CipImage * src, CipStream * stream)
   p.units_per_row = CIP_DIV_UP (src->width, CIP_UNIT);
   p.units = p.units_per_row * src->height;
   p.src_aligned = cip_rows_aligned (src, 16);
+  p.luma_mask = 0;
+  p.luma_offset = 0;
   p.hist = stream->hist + (stream->hist_turn & 1) * CIP_HIST_BINS;
   p.next_hist = stream->hist + (~stream->hist_turn & 1) * CIP_HIST_BINS;
   p.blocks_done = stream->hist + 2 * CIP_HIST_BINS;

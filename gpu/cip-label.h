@@ -110,8 +110,10 @@ cip_label_check (const CipImage * mask, const CipImage * intensity,
   if (cip_image_validate (mask) != CIP_OK ||
       mask->format != CIP_FORMAT_GRAY8)
     return CIP_ERROR_INVALID_ARGUMENT;
+  /* the values averaged: 8 or 16 bits */
   if (intensity && (cip_image_validate (intensity) != CIP_OK ||
-          intensity->format != CIP_FORMAT_GRAY8 ||
+          (intensity->format != CIP_FORMAT_GRAY8 &&
+              intensity->format != CIP_FORMAT_GRAY16) ||
           intensity->width != mask->width ||
           intensity->height != mask->height))
     return CIP_ERROR_INVALID_ARGUMENT;

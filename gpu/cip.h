@@ -208,7 +208,11 @@ CipStatus cip_gray (const CipImage * src, CipImage * dst,
 CipStatus cip_mask (const CipImage * src, CipImage * dst,
     const CipMaskParams * params, CipStream * stream);
 
-/* Global histogram equalization, OpenCV's equalizeHist bit for bit. */
+/* Global histogram equalization, OpenCV's equalizeHist bit for bit: @src
+ * and @dst GRAY8, or both GRAY16 (the same formula on 65,536 levels, in
+ * exact arithmetic), or both YUYV or UYVY (the Y bytes equalized, the
+ * others copied; rows of cip_packed_row_bytes(), an odd width's last
+ * macropixel whole). */
 CipStatus cip_equalize (const CipImage * src, CipImage * dst,
     CipStream * stream);
 
@@ -230,7 +234,7 @@ typedef struct
 } CipSmoothing;
 
 /* cip_equalize() of the histogram smoothed over frames: @smoothing's
- * history holds CIP_HIST_BINS doubles. */
+ * history holds CIP_HIST_BINS doubles (GRAY16: CIP_HIST16_BINS). */
 CipStatus cip_equalize_smoothed (const CipImage * src, CipImage * dst,
     const CipSmoothing * smoothing, CipStream * stream);
 
@@ -418,11 +422,11 @@ void cip_label_color (uint32_t label, uint8_t * red, uint8_t * green,
 /* Connected components of the non-zero pixels of the GRAY8 @mask, labelled
  * 1..N in raster order of each region's first pixel (OpenCV's
  * connectedComponents, scikit-image's label) after regions smaller than
- * min_area are dropped.  @intensity (GRAY8, same size) gives the values
- * averaged per region; NULL averages @mask itself.  @dst, when set, is
- * GRAY16 (label ids, saturated at 65535) or RGBA (cip_label_color() of
- * each id, background black, alpha 255).  The table is valid once the
- * stream is synchronized. */
+ * min_area are dropped.  @intensity (GRAY8 or GRAY16, same size) gives
+ * the values averaged per region and their range; NULL averages @mask
+ * itself.  @dst, when set, is GRAY16 (label ids, saturated at 65535) or
+ * RGBA (cip_label_color() of each id, background black, alpha 255).  The
+ * table is valid once the stream is synchronized. */
 CipStatus cip_label (const CipImage * mask, const CipImage * intensity,
     const CipLabelParams * params, CipImage * dst, CipRegionTable * table,
     CipStream * stream);

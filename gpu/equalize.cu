@@ -8,9 +8,13 @@
  */
 
 /* Histogram equalization without a host round trip: histogram and lookup
- * table in one launch, its application in a second (cip-histogram.cuh). */
+ * table in one launch, its application in a second (cip-histogram.cuh).
+ * Packed 4:2:2 (YUYV, UYVY) counts only the Y bytes and its second launch
+ * copies whole rows, the Y bytes through the table; GRAY16 has a 16-bit
+ * histogram and table of its own (equalize16 below). */
 
 #include "cip-histogram.cuh"
+#include "cip-ref.h"
 
 /* Writes OpenCV's equalizeHist table for the finished histogram into
  * @table, with a thread per bin: the running sums are exact integers, so a
@@ -62,6 +66,270 @@ equalize_count_kernel (CipHistogramPass p, CipSmoothing smoothing)
     equalize_table (p.hist, p.table, smoothing);
 }
 
+/* Packed 4:2:2 rows through the table: a block covers CIP_ROW_SPAN bytes
+ * of a row, a thread CIP_UNIT (one 16-byte load and store where the rows
+ * are 16-byte aligned).  The Y bytes of the image's pixels (below
+ * @luma_end, at @luma_offset of every two) are mapped, the U and V bytes
+ * (and an odd width's unused Y) copied. */
+__global__ void
+equalize_packed_apply_kernel (const uint8_t * __restrict__ src,
+    size_t src_stride, uint8_t * __restrict__ dst, size_t dst_stride,
+    int row_bytes, int luma_end, int luma_offset, bool src_aligned,
+    bool dst_aligned, const uint8_t * __restrict__ lut)
+{
+  __shared__ uint8_t table[CIP_HIST_BINS];
+  int x = blockIdx.x * CIP_ROW_SPAN + threadIdx.x * CIP_UNIT;
+  int y = blockIdx.y;
+  CipUnit v;
+
+  for (int i = threadIdx.x; i < CIP_HIST_BINS; i += blockDim.x)
+    table[i] = lut[i];
+  __syncthreads ();
+
+  if (x >= row_bytes)
+    return;
+
+  v = cip_load16 (src + y * src_stride, x, row_bytes, src_aligned);
+#pragma unroll
+  for (int i = 0; i < CIP_UNIT; i++)
+    if ((i & 1) == luma_offset && x + i < luma_end)
+      v.b[i] = table[v.b[i]];
+  cip_store16 (dst + y * dst_stride, x, row_bytes, dst_aligned, v);
+}
+
+static CipStatus
+equalize_packed (const CipImage * src, CipImage * dst,
+    const CipSmoothing & smoothing, CipStream * stream)
+{
+  CipHistogramPass p = cip_histogram_pass (src, stream);
+  int offset = src->format == CIP_FORMAT_UYVY ? 1 : 0;
+  int row_bytes = cip_packed_row_bytes (src->width);
+
+  /* the histogram of the Y bytes: every other byte of the pixels' */
+  p.width = 2 * src->width;
+  p.units_per_row = CIP_DIV_UP (p.width, CIP_UNIT);
+  p.units = p.units_per_row * src->height;
+  p.luma_mask = 1;
+  p.luma_offset = offset;
+  equalize_count_kernel <<<cip_histogram_blocks (p, stream),
+      CIP_HISTOGRAM_THREADS, 0, stream->stream >>> (p, smoothing);
+  CIP_CUDA_TRY_LAUNCH (stream, "equalize histogram kernel");
+
+  stream->hist_turn++;
+  equalize_packed_apply_kernel <<<dim3 (cip_row_segments (row_bytes),
+          src->height), CIP_ROW_THREADS, 0, stream->stream >>> (
+      (const uint8_t *) src->data, src->stride, (uint8_t *) dst->data,
+      dst->stride, row_bytes, p.width, offset, cip_rows_aligned (src, 16),
+      cip_rows_aligned (dst, 16), stream->table);
+  CIP_CUDA_TRY_LAUNCH (stream, "packed lookup-table kernel");
+  return CIP_OK;
+}
+
+/* GRAY16 (cip_equalize16_value), in three launches and a fourth with
+ * smoothing, without a host round trip:
+ *
+ * 1. the 16-bit histogram (cip_histogram16_count) into the stream's
+ *    scratch;
+ * 2. (smoothing) a thread a bin replaces its count by the history's;
+ * 3. EQUALIZE16_BLOCKS blocks of EQUALIZE16_THREADS bins: each block sums
+ *    the whole histogram, coalesced from L2, for the total, the first
+ *    occupied level and the count before its own bins, scans its bins for
+ *    the exact running sums and writes their table entries;
+ * 4. every pixel through the 16-bit table (128 KiB, from L2), which also
+ *    zeroes the histogram for the next call.
+ *
+ * The scratch is allocated and zeroed once, by the first call. */
+#define EQUALIZE16_THREADS 1024
+#define EQUALIZE16_BLOCKS (CIP_HIST16_BINS / EQUALIZE16_THREADS)
+
+typedef struct
+{
+  uint32_t hist[CIP_HIST16_BINS];
+  uint16_t table[CIP_HIST16_BINS];
+} Equalize16Scratch;
+
+/* The sum (or with @minimum, the least) of one value per thread of an
+ * EQUALIZE16_THREADS block, in every thread; @scratch holds 32. */
+__device__ __forceinline__ uint32_t
+equalize16_block_reduce (uint32_t value, uint32_t * scratch, bool minimum)
+{
+  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+
+  for (int d = 16; d > 0; d >>= 1) {
+    uint32_t other = __shfl_xor_sync (0xffffffffu, value, d);
+
+    value = minimum ? min (value, other) : value + other;
+  }
+  __syncthreads ();
+  if (lane == 0)
+    scratch[warp] = value;
+  __syncthreads ();
+  value = scratch[lane];
+  for (int d = 16; d > 0; d >>= 1) {
+    uint32_t other = __shfl_xor_sync (0xffffffffu, value, d);
+
+    value = minimum ? min (value, other) : value + other;
+  }
+  return value;
+}
+
+/* The inclusive prefix sum of one value per thread of the block. */
+__device__ __forceinline__ uint32_t
+equalize16_block_scan (uint32_t value, uint32_t * scratch)
+{
+  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+
+  for (int d = 1; d < 32; d <<= 1) {
+    uint32_t other = __shfl_up_sync (0xffffffffu, value, d);
+
+    if (lane >= d)
+      value += other;
+  }
+  __syncthreads ();
+  if (lane == 31)
+    scratch[warp] = value;
+  __syncthreads ();
+  if (warp == 0) {
+    uint32_t total = scratch[lane];
+
+    for (int d = 1; d < 32; d <<= 1) {
+      uint32_t other = __shfl_up_sync (0xffffffffu, total, d);
+
+      if (lane >= d)
+        total += other;
+    }
+    scratch[lane] = total;
+  }
+  __syncthreads ();
+  return warp > 0 ? value + scratch[warp - 1] : value;
+}
+
+__global__ void
+equalize16_smooth_kernel (uint32_t * hist, CipSmoothing smoothing)
+{
+  int bin = blockIdx.x * blockDim.x + threadIdx.x;
+
+  hist[bin] = cip_smooth_bin (&smoothing, bin, hist[bin]);
+}
+
+__global__ void
+__launch_bounds__ (EQUALIZE16_THREADS)
+equalize16_table_kernel (Equalize16Scratch * s)
+{
+  __shared__ uint32_t scratch[32];
+  int bin = blockIdx.x * EQUALIZE16_THREADS + threadIdx.x;
+  uint32_t total = 0, before = 0, first = CIP_HIST16_BINS - 1;
+  uint32_t count, cumulative, first_count;
+
+  for (int c = 0; c < EQUALIZE16_BLOCKS; c++) {
+    int i = c * EQUALIZE16_THREADS + threadIdx.x;
+    uint32_t x = __ldcg (&s->hist[i]);
+
+    if (x && (uint32_t) i < first)
+      first = i;
+    total += x;
+    if (c < (int) blockIdx.x)
+      before += x;
+  }
+  total = equalize16_block_reduce (total, scratch, false);
+  before = equalize16_block_reduce (before, scratch, false);
+  first = equalize16_block_reduce (first, scratch, true);
+
+  count = __ldcg (&s->hist[bin]);
+  cumulative = before + equalize16_block_scan (count, scratch);
+  first_count = __ldcg (&s->hist[first]);
+  if (first_count == total)
+    s->table[bin] = (uint32_t) bin == first ? (uint16_t) first : 0;
+  else if ((uint32_t) bin <= first)
+    s->table[bin] = 0;
+  else
+    s->table[bin] = cip_equalize16_value (cumulative - first_count,
+        total - first_count);
+}
+
+/* GRAY16 through the table: a block covers CIP_ROW_SPAN pixels of a row,
+ * a thread CIP_UNIT (two 16-byte loads and stores where the rows are
+ * 16-byte aligned).  Its threads also zero the histogram for the next
+ * call. */
+__global__ void
+equalize16_apply_kernel (const uint8_t * __restrict__ src, size_t src_stride,
+    uint8_t * __restrict__ dst, size_t dst_stride, int width,
+    bool src_aligned, bool dst_aligned, Equalize16Scratch * s)
+{
+  int x = blockIdx.x * CIP_ROW_SPAN + threadIdx.x * CIP_UNIT;
+  int y = blockIdx.y;
+  unsigned id = (blockIdx.y * gridDim.x + blockIdx.x) * blockDim.x +
+      threadIdx.x;
+  unsigned threads = gridDim.x * gridDim.y * blockDim.x;
+  uint8_t *row = dst + y * dst_stride;
+  union
+  {
+    uint4 v[2];
+    uint16_t w[CIP_UNIT];
+  } u;
+
+  for (unsigned k = id; k < CIP_HIST16_BINS / 4; k += threads)
+    ((uint4 *) s->hist)[k] = make_uint4 (0, 0, 0, 0);
+
+  if (x >= width)
+    return;
+
+  cip_load16_words (src + y * src_stride, x, width, src_aligned, u.w);
+#pragma unroll
+  for (int i = 0; i < CIP_UNIT; i++)
+    u.w[i] = __ldg (&s->table[u.w[i]]);
+  if (dst_aligned && x + CIP_UNIT <= width) {
+    ((uint4 *) (row + 2 * x))[0] = u.v[0];
+    ((uint4 *) (row + 2 * x))[1] = u.v[1];
+  } else {
+#pragma unroll
+    for (int i = 0; i < CIP_UNIT; i++)
+      if (x + i < width) {
+        row[2 * (x + i)] = (uint8_t) u.w[i];
+        row[2 * (x + i) + 1] = (uint8_t) (u.w[i] >> 8);
+      }
+  }
+}
+
+static CipStatus
+equalize16 (const CipImage * src, CipImage * dst,
+    const CipSmoothing * smoothing, CipStream * stream)
+{
+  bool fresh = stream->scratch[CIP_SCRATCH_EQUALIZE16].data == NULL;
+  Equalize16Scratch *s;
+  void *scratch;
+  CipStatus status;
+
+  status = cip_cuda_scratch (stream, CIP_SCRATCH_EQUALIZE16,
+      sizeof (Equalize16Scratch), &scratch);
+  if (status != CIP_OK)
+    return status;
+  /* once: later calls leave the histogram zeroed for the next */
+  if (fresh)
+    CIP_CUDA_TRY (stream, cudaMemsetAsync (scratch, 0,
+            sizeof (Equalize16Scratch), stream->stream));
+  s = (Equalize16Scratch *) scratch;
+
+  status = cip_histogram16_count (src, s->hist, stream);
+  if (status != CIP_OK)
+    return status;
+  if (smoothing) {
+    equalize16_smooth_kernel <<<CIP_HIST16_BINS / 256, 256, 0,
+        stream->stream >>> (s->hist, *smoothing);
+    CIP_CUDA_TRY_LAUNCH (stream, "equalize 16-bit smoothing kernel");
+  }
+  equalize16_table_kernel <<<EQUALIZE16_BLOCKS, EQUALIZE16_THREADS, 0,
+      stream->stream >>> (s);
+  CIP_CUDA_TRY_LAUNCH (stream, "equalize 16-bit table kernel");
+  equalize16_apply_kernel <<<dim3 (cip_row_segments (src->width),
+          src->height), CIP_ROW_THREADS, 0, stream->stream >>> (
+      (const uint8_t *) src->data, src->stride, (uint8_t *) dst->data,
+      dst->stride, src->width, cip_rows_aligned (src, 16),
+      cip_rows_aligned (dst, 16), s);
+  CIP_CUDA_TRY_LAUNCH (stream, "equalize 16-bit lookup-table kernel");
+  return CIP_OK;
+}
+
 extern "C" CipStatus
 cip_equalize (const CipImage * src, CipImage * dst, CipStream * stream)
 {
@@ -75,12 +343,17 @@ cip_equalize_smoothed (const CipImage * src, CipImage * dst,
   CipHistogramPass p;
   CipSmoothing args = { NULL, 0, true };
 
-  if (stream == NULL || cip_check_pair (src, dst, 1) != CIP_OK ||
+  if (stream == NULL || cip_check_equalize_pair (src, dst) != CIP_OK ||
       !cip_smoothing_valid (smoothing))
     return CIP_ERROR_INVALID_ARGUMENT;
 
+  if (src->format == CIP_FORMAT_GRAY16)
+    return equalize16 (src, dst, smoothing, stream);
   if (smoothing)
     args = *smoothing;
+  if (src->format != CIP_FORMAT_GRAY8)
+    return equalize_packed (src, dst, args, stream);
+
   p = cip_histogram_pass (src, stream);
   equalize_count_kernel <<<cip_histogram_blocks (p, stream),
       CIP_HISTOGRAM_THREADS, 0, stream->stream >>> (p, args);

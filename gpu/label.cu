@@ -23,6 +23,7 @@
  *     (__match_any_sync) and sums them with ballots, the tile merges the
  *     groups in a small shared hash table, and one set of global atomics
  *     per region and tile follows; paints @dst when nothing is filtered;
+ *     the intensity image is GRAY8 or GRAY16, a template argument;
  *  5. with min_area > 1: keep flags counted per block, their prefix sum,
  *  6. finalize: the final ids, and the table (the regions' statistics,
  *     the properties' columns) written straight into the caller's
@@ -104,6 +105,7 @@ struct LabelArgs
   size_t mask_stride;
   const uint8_t *intensity;
   size_t intensity_stride;
+  bool intensity_aligned;       /* GRAY16 rows of whole 16-bit words */
   uint8_t *dst;
   size_t dst_stride;
   CipFormat dst_format;
@@ -708,29 +710,51 @@ paint_pixel (const LabelArgs & p, int x, int y, uint32_t id)
   }
 }
 
-/* The sum over the lanes in @peers of a byte each lane holds, by bit
- * planes: exact, and no shuffles between groups. */
-__device__ __forceinline__ uint32_t
-peer_byte_sum (uint32_t peers, uint32_t value)
+/* An intensity sample: a byte of GRAY8, a little-endian word of GRAY16
+ * (read as two bytes where rows are not word-aligned). */
+template < typename T > __device__ __forceinline__ uint32_t
+load_sample (const LabelArgs & p, int x, int y);
+
+template <> __device__ __forceinline__ uint32_t
+load_sample < uint8_t > (const LabelArgs & p, int x, int y)
+{
+  return p.intensity[(size_t) y * p.intensity_stride + x];
+}
+
+template <> __device__ __forceinline__ uint32_t
+load_sample < uint16_t > (const LabelArgs & p, int x, int y)
+{
+  const uint8_t *row = p.intensity + (size_t) y * p.intensity_stride;
+
+  if (p.intensity_aligned)
+    return ((const uint16_t *) row)[x];
+  return row[2 * x] | (uint32_t) row[2 * x + 1] << 8;
+}
+
+/* The sum over the lanes in @peers of a @kBits-bit sample each lane
+ * holds, by bit planes: exact (32 x 65535 fits), and no shuffles between
+ * groups. */
+template < int kBits > __device__ __forceinline__ uint32_t
+peer_sample_sum (uint32_t peers, uint32_t value)
 {
   uint32_t sum = 0;
 
 #pragma unroll
-  for (int b = 0; b < 8; b++)
+  for (int b = 0; b < kBits; b++)
     sum += __popc (__ballot_sync (FULL_WARP, (value >> b) & 1) & peers) << b;
   return sum;
 }
 
-/* The largest byte a lane in @peers holds, bit by bit from the top:
- * every lane takes the same ballots, so each group of peers finds its
- * own at once. */
-__device__ __forceinline__ uint32_t
-peer_byte_max (uint32_t peers, uint32_t value)
+/* The largest @kBits-bit sample a lane in @peers holds, bit by bit from
+ * the top: every lane takes the same ballots, so each group of peers
+ * finds its own at once. */
+template < int kBits > __device__ __forceinline__ uint32_t
+peer_sample_max (uint32_t peers, uint32_t value)
 {
   uint32_t candidates = peers, max = 0;
 
 #pragma unroll
-  for (int b = 7; b >= 0; b--) {
+  for (int b = kBits - 1; b >= 0; b--) {
     uint32_t ones = __ballot_sync (FULL_WARP, (value >> b) & 1) & candidates;
 
     if (ones) {
@@ -821,14 +845,22 @@ accumulate_global (LabelAccum * r, const LabelSums < unsigned long long >&s)
 /* Shared arrays a statistic needs only when it is gathered. */
 #define STATS_SLOTS_IF(cond) ((cond) ? STATS_SLOTS : 1)
 
+/* Every sum over a tile fits in 32 bits: of 16-bit samples too. */
+static_assert ((unsigned long long) STATS_TILE_W * STATS_TILE_H * 65535 <=
+    UINT32_MAX, "a tile's intensity sum overflows its 32-bit counter");
+
 /* 4. Statistics of a 64x32 tile; warp w takes the 32-pixel row segments
  * w, w + 8, ...  Moments and the intensity range cost nothing when they
- * are not asked for: they are template arguments. */
-template < bool kMoments, bool kRange > __global__ void
+ * are not asked for, and the intensity's sample type T (uint8_t for
+ * GRAY8, uint16_t for GRAY16) only its bit planes: they are template
+ * arguments. */
+template < typename T, bool kMoments, bool kRange > __global__ void
 stats_kernel (LabelArgs p, bool paint)
 {
   /* Positions from the tile's corner: every sum over a tile fits in 32
-   * bits, and 32-bit shared atomics are single instructions. */
+   * bits (above), and 32-bit shared atomics are single instructions. */
+  const int kBits = 8 * sizeof (T);
+  const uint32_t kTop = (1u << kBits) - 1;
   __shared__ uint32_t keys[STATS_SLOTS];
   __shared__ uint32_t area[STATS_SLOTS], left[STATS_SLOTS];
   __shared__ uint32_t right[STATS_SLOTS], bottom[STATS_SLOTS];
@@ -889,8 +921,7 @@ stats_kernel (LabelArgs p, bool paint)
       int x = x0 + (seg % (STATS_TILE_W / 32)) * 32 + lane;
 
       ids[b] &= ~LABEL_ID_FLAG;
-      values[b] = ids[b] ?
-          p.intensity[(size_t) y * p.intensity_stride + x] : 0;
+      values[b] = ids[b] ? load_sample < T > (p, x, y) : 0;
     }
 
 #pragma unroll
@@ -905,10 +936,10 @@ stats_kernel (LabelArgs p, bool paint)
         paint_pixel (p, x, y, id);
 
       peers = __match_any_sync (FULL_WARP, id);
-      sum_value = peer_byte_sum (peers, value);
+      sum_value = peer_sample_sum < kBits > (peers, value);
       if (kRange) {
-        max_value = peer_byte_max (peers, value);
-        min_value = 255 - peer_byte_max (peers, 255 - value);
+        max_value = peer_sample_max < kBits > (peers, value);
+        min_value = kTop - peer_sample_max < kBits > (peers, kTop - value);
       }
       if (id == 0 || lane != __ffs (peers) - 1)
         continue;
@@ -1468,8 +1499,8 @@ holes_walk_kernel (LabelArgs p)
   }
 }
 
-static void
-launch_stats (const LabelArgs * p, bool paint, cudaStream_t s)
+template < typename T > static void
+launch_stats_of (const LabelArgs * p, bool paint, cudaStream_t s)
 {
   dim3 tiles (CIP_DIV_UP (p->width, STATS_TILE_W),
       CIP_DIV_UP (p->height, STATS_TILE_H));
@@ -1477,13 +1508,26 @@ launch_stats (const LabelArgs * p, bool paint, cudaStream_t s)
   bool range = p->statistics & CIP_LABEL_INTENSITY_RANGE;
 
   if (moments && range)
-    stats_kernel < true, true ><<<tiles, STATS_THREADS, 0, s >>> (*p, paint);
+    stats_kernel < T, true, true ><<<tiles, STATS_THREADS, 0, s >>> (*p,
+        paint);
   else if (moments)
-    stats_kernel < true, false ><<<tiles, STATS_THREADS, 0, s >>> (*p, paint);
+    stats_kernel < T, true, false ><<<tiles, STATS_THREADS, 0, s >>> (*p,
+        paint);
   else if (range)
-    stats_kernel < false, true ><<<tiles, STATS_THREADS, 0, s >>> (*p, paint);
+    stats_kernel < T, false, true ><<<tiles, STATS_THREADS, 0, s >>> (*p,
+        paint);
   else
-    stats_kernel < false, false ><<<tiles, STATS_THREADS, 0, s >>> (*p, paint);
+    stats_kernel < T, false, false ><<<tiles, STATS_THREADS, 0, s >>> (*p,
+        paint);
+}
+
+static void
+launch_stats (const LabelArgs * p, bool deep, bool paint, cudaStream_t s)
+{
+  if (deep)
+    launch_stats_of < uint16_t > (p, paint, s);
+  else
+    launch_stats_of < uint8_t > (p, paint, s);
 }
 
 extern "C" CipStatus
@@ -1553,6 +1597,7 @@ cip_label (const CipImage * mask, const CipImage * intensity,
   p.mask_stride = mask->stride;
   p.intensity = (const uint8_t *) intensity->data;
   p.intensity_stride = intensity->stride;
+  p.intensity_aligned = cip_rows_aligned (intensity, 2);
   p.dst = dst ? (uint8_t *) dst->data : NULL;
   p.dst_stride = dst ? dst->stride : 0;
   p.dst_format = dst ? dst->format : CIP_FORMAT_GRAY16;
@@ -1590,7 +1635,8 @@ cip_label (const CipImage * mask, const CipImage * intensity,
   CIP_CUDA_TRY_LAUNCH (stream, "label border kernel");
   resolve_kernel <<<n_pixel_blocks, SCAN_THREADS, 0, s >>> (p);
   CIP_CUDA_TRY_LAUNCH (stream, "label resolve kernel");
-  launch_stats (&p, dst != NULL && !p.filter, s);
+  launch_stats (&p, intensity->format == CIP_FORMAT_GRAY16,
+      dst != NULL && !p.filter, s);
   CIP_CUDA_TRY_LAUNCH (stream, "label stats kernel");
   if (p.statistics & CIP_LABEL_CONTOURS) {
     contours_kernel <<<dim3 (CIP_DIV_UP (p.width + 1, CONTOUR_TILE_W),

@@ -296,8 +296,11 @@ cip_image_alloc (CipImage * image, int width, int height, CipFormat format,
     return CIP_ERROR_INVALID_ARGUMENT;
 
   CIP_FAULT_TRY_ALLOC (stream, "cudaMallocPitch");
+  /* packed 4:2:2: an odd width's last macropixel whole */
   CIP_CUDA_TRY (stream, cudaMallocPitch (&data, &pitch,
-          (size_t) width * bpp, height));
+          format == CIP_FORMAT_YUYV || format == CIP_FORMAT_UYVY ?
+          (size_t) cip_packed_row_bytes (width) : (size_t) width * bpp,
+          height));
   count_allocation (stream);
   image->data = data;
   image->width = width;
@@ -372,6 +375,13 @@ cip_copy (const CipImage * src, CipImage * dst, CipStream * stream)
 
   size_t row_bytes = (size_t) src->width *
       cip_format_bytes_per_pixel (src->format);
+  size_t packed_bytes = (size_t) cip_packed_row_bytes (src->width);
+
+  /* Packed 4:2:2 of an odd width: its last macropixel whole, where both
+   * rows hold it (GStreamer's and cip_image_alloc's do). */
+  if ((src->format == CIP_FORMAT_YUYV || src->format == CIP_FORMAT_UYVY) &&
+      src->stride >= packed_bytes && dst->stride >= packed_bytes)
+    row_bytes = packed_bytes;
 
   /* cudaMemcpyDefault: unified addressing tells host from device.  Rows
    * without padding on both sides go as one block, the copy that

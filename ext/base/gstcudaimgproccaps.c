@@ -11,9 +11,8 @@
 #include "config.h"
 #endif
 
-#include <gst/cuda/gstcudamemory.h>
-
 #include "gstcudaimgproccaps.h"
+#include "gstcudaimgproccompat.h"
 #include "cip.h"
 
 /* Formats that hold a gray frame as YUV, the chroma neutral, for
@@ -188,7 +187,7 @@ gst_cuda_imgproc_caps_transform (const GstCudaImgprocFormats * element,
     transform_structure (element, direction, gst_caps_get_structure (caps, i),
         gst_caps_get_features (caps, i), &other);
 
-  if (cuda) {
+  if (cuda && gst_cuda_imgproc_have_cuda_memory ()) {
     result = caps_with_feature (other, GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
     result = gst_caps_merge (result, caps_with_feature (other,
             GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY));
@@ -299,9 +298,12 @@ template_caps (GPtrArray * formats)
       "width = (int) [ 1, %d ], height = (int) [ 1, %d ], "
       "framerate = " GST_VIDEO_FPS_RANGE, list->str, CIP_MAX_DIMENSION,
       CIP_MAX_DIMENSION);
-  description = g_strdup_printf ("video/x-raw("
-      GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY "), %s; video/x-raw, %s", fields,
-      fields);
+  if (gst_cuda_imgproc_have_cuda_memory ())
+    description = g_strdup_printf ("video/x-raw("
+        GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY "), %s; video/x-raw, %s", fields,
+        fields);
+  else
+    description = g_strdup_printf ("video/x-raw, %s", fields);
   caps = gst_caps_from_string (description);
   g_assert (caps != NULL);
   g_free (description);

@@ -13,11 +13,268 @@
 
 #include "gstcudaimgproccompat.h"
 
+#if HAVE_GST_CUDA
+#include <gst/cuda/cuda-gst.h>
+#else
+#include <gmodule.h>
+#endif
+
 #if HAVE_GST_ANALYTICS
 #include <gst/analytics/analytics.h>
 #endif
 
-#if GST_CHECK_VERSION (1, 24, 0)
+gboolean
+gst_cuda_imgproc_have_cuda_memory (void)
+{
+  return HAVE_GST_CUDA;
+}
+
+#if HAVE_GST_CUDA
+
+gint
+gst_cuda_imgproc_device_count (const gchar ** error_name)
+{
+  gint n_devices = 0;
+  const gchar *name = NULL;
+  CUresult result;
+
+  if (!gst_cuda_load_library ())
+    return -1;
+  result = CuInit (0);
+  if (result == CUDA_SUCCESS)
+    result = CuDeviceGetCount (&n_devices);
+  if (result != CUDA_SUCCESS) {
+    CuGetErrorName (result, &name);
+    n_devices = 0;
+  }
+  if (error_name)
+    *error_name = name;
+  return n_devices;
+}
+
+gboolean
+gst_cuda_imgproc_memory_is_of_context (GstMemory * mem,
+    GstCudaContext * context)
+{
+  return gst_is_cuda_memory (mem) &&
+      GST_CUDA_MEMORY_CAST (mem)->context == context;
+}
+
+#else /* no libgstcuda: GStreamer 1.20 */
+
+/* The driver API, as much of it as the stand-in needs, loaded at run time
+ * like libgstcuda does: the plugin loads without a driver. */
+typedef int CUresult;
+typedef int CUdevice;
+typedef void *CUcontext;
+#define CUDA_SUCCESS 0
+
+static struct
+{
+  CUresult (*Init) (unsigned int flags);
+  CUresult (*DeviceGetCount) (int *count);
+  CUresult (*DeviceGet) (CUdevice * device, int ordinal);
+  CUresult (*DevicePrimaryCtxRetain) (CUcontext * ctx, CUdevice device);
+  CUresult (*DevicePrimaryCtxRelease) (CUdevice device);
+  CUresult (*CtxPushCurrent) (CUcontext ctx);
+  CUresult (*CtxPopCurrent) (CUcontext * ctx);
+  CUresult (*GetErrorName) (CUresult error, const char **name);
+} driver;
+
+static gboolean
+load_symbol (GModule * module, const gchar * name, gpointer * symbol)
+{
+  if (g_module_symbol (module, name, symbol))
+    return TRUE;
+  GST_WARNING ("libcuda.so.1 has no %s", name);
+  return FALSE;
+}
+
+gboolean
+gst_cuda_imgproc_load_library (void)
+{
+  static gsize loaded = 0;
+
+  if (g_once_init_enter (&loaded)) {
+    GModule *module = g_module_open ("libcuda.so.1",
+        G_MODULE_BIND_LAZY | G_MODULE_BIND_LOCAL);
+    gboolean ok = module != NULL &&
+        load_symbol (module, "cuInit", (gpointer *) & driver.Init) &&
+        load_symbol (module, "cuDeviceGetCount",
+        (gpointer *) & driver.DeviceGetCount) &&
+        load_symbol (module, "cuDeviceGet", (gpointer *) & driver.DeviceGet) &&
+        load_symbol (module, "cuDevicePrimaryCtxRetain",
+        (gpointer *) & driver.DevicePrimaryCtxRetain) &&
+        load_symbol (module, "cuDevicePrimaryCtxRelease_v2",
+        (gpointer *) & driver.DevicePrimaryCtxRelease) &&
+        load_symbol (module, "cuCtxPushCurrent_v2",
+        (gpointer *) & driver.CtxPushCurrent) &&
+        load_symbol (module, "cuCtxPopCurrent_v2",
+        (gpointer *) & driver.CtxPopCurrent) &&
+        load_symbol (module, "cuGetErrorName",
+        (gpointer *) & driver.GetErrorName);
+
+    if (ok)
+      g_module_make_resident (module);
+    else if (module)
+      g_module_close (module);
+    /* 1 on failure too (g_once needs non-zero): 2 says loaded. */
+    g_once_init_leave (&loaded, ok ? 2 : 1);
+  }
+  return loaded == 2;
+}
+
+gint
+gst_cuda_imgproc_device_count (const gchar ** error_name)
+{
+  gint n_devices = 0;
+  const gchar *name = NULL;
+  CUresult result;
+
+  if (!gst_cuda_imgproc_load_library ())
+    return -1;
+  result = driver.Init (0);
+  if (result == CUDA_SUCCESS)
+    result = driver.DeviceGetCount (&n_devices);
+  if (result != CUDA_SUCCESS) {
+    driver.GetErrorName (result, &name);
+    n_devices = 0;
+  }
+  if (error_name)
+    *error_name = name;
+  return n_devices;
+}
+
+typedef struct _GstCudaImgprocContext GstCudaImgprocContext;
+typedef GstObjectClass GstCudaImgprocContextClass;
+
+/* A device's primary context: the one the CUDA runtime uses, one per
+ * device and process, retained for the object's life. */
+struct _GstCudaImgprocContext
+{
+  GstObject parent;
+
+  CUdevice device;
+  CUcontext context;
+};
+
+G_DEFINE_TYPE (GstCudaImgprocContext, gst_cuda_imgproc_context,
+    GST_TYPE_OBJECT);
+
+static void
+gst_cuda_imgproc_context_finalize (GObject * object)
+{
+  GstCudaImgprocContext *self = (GstCudaImgprocContext *) object;
+
+  if (self->context)
+    driver.DevicePrimaryCtxRelease (self->device);
+  G_OBJECT_CLASS (gst_cuda_imgproc_context_parent_class)->finalize (object);
+}
+
+static void
+gst_cuda_imgproc_context_class_init (GstCudaImgprocContextClass * klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = gst_cuda_imgproc_context_finalize;
+}
+
+static void
+gst_cuda_imgproc_context_init (GstCudaImgprocContext * self)
+{
+}
+
+GstCudaContext *
+gst_cuda_imgproc_context_new (gint device_id)
+{
+  GstCudaImgprocContext *self;
+  CUdevice device;
+  CUcontext context;
+
+  if (gst_cuda_imgproc_device_count (NULL) <= device_id ||
+      driver.DeviceGet (&device, device_id) != CUDA_SUCCESS ||
+      driver.DevicePrimaryCtxRetain (&context, device) != CUDA_SUCCESS)
+    return NULL;
+  self = g_object_new (gst_cuda_imgproc_context_get_type (), NULL);
+  gst_object_ref_sink (self);
+  self->device = device;
+  self->context = context;
+  return self;
+}
+
+gboolean
+gst_cuda_imgproc_context_push (GstCudaContext * context)
+{
+  return driver.CtxPushCurrent (context->context) == CUDA_SUCCESS;
+}
+
+gboolean
+gst_cuda_imgproc_context_pop (gpointer * cuda_ctx)
+{
+  CUcontext popped = NULL;
+  gboolean ok = driver.CtxPopCurrent (&popped) == CUDA_SUCCESS;
+
+  if (cuda_ctx)
+    *cuda_ctx = popped;
+  return ok;
+}
+
+gboolean
+gst_cuda_imgproc_ensure_element_context (GstElement * element, gint device_id,
+    GstCudaContext ** context)
+{
+  if (*context == NULL)
+    *context = gst_cuda_imgproc_context_new (MAX (device_id, 0));
+  return *context != NULL;
+}
+
+gboolean
+gst_cuda_imgproc_memory_is_of_context (GstMemory * mem,
+    GstCudaContext * context)
+{
+  return FALSE;
+}
+
+#endif
+
+#if !HAVE_GST_CUDA
+
+GstCudaStream *
+gst_cuda_imgproc_stream_new (GstCudaContext * context)
+{
+  return NULL;
+}
+
+GstCudaStream *
+gst_cuda_imgproc_stream_ref (GstCudaStream * stream)
+{
+  return NULL;
+}
+
+void
+gst_cuda_imgproc_clear_stream (GstCudaStream ** stream)
+{
+  *stream = NULL;
+}
+
+gpointer
+gst_cuda_imgproc_stream_handle (GstCudaStream * stream)
+{
+  return NULL;
+}
+
+GstMemory *
+gst_cuda_imgproc_memory_alloc (GstAllocator * allocator,
+    GstCudaContext * context, GstCudaStream * stream, const GstVideoInfo * info)
+{
+  return NULL;
+}
+
+GstCudaStream *
+gst_cuda_imgproc_memory_get_stream (GstMemory * mem)
+{
+  return NULL;
+}
+
+#elif GST_CHECK_VERSION (1, 24, 0)
 
 GstCudaStream *
 gst_cuda_imgproc_stream_new (GstCudaContext * context)

@@ -11,10 +11,6 @@
 #include "config.h"
 #endif
 
-#include <gst/cuda/cuda-gst.h>
-#include <gst/cuda/gstcudaloader.h>
-#include <gst/cuda/gstcudautils.h>
-
 #include "gstcudaimgprocdevice.h"
 #include "gstcudaimgprochostallocator.h"
 #include "gstcudaimgprocpool.h"
@@ -22,21 +18,17 @@
 gboolean
 gst_cuda_imgproc_device_find (gint device_id, gchar ** why, gchar ** detail)
 {
-  gint n_devices = 0;
   const gchar *name = NULL;
-  CUresult result;
+  gint n_devices = gst_cuda_imgproc_device_count (&name);
 
-  if (!gst_cuda_load_library ()) {
+  if (n_devices < 0) {
     *why = g_strdup ("No CUDA driver: the NVIDIA driver library "
         "(libcuda.so.1) could not be loaded.");
-    *detail = g_strdup ("gst_cuda_load_library() failed");
+    *detail = g_strdup (gst_cuda_imgproc_have_cuda_memory ()?
+        "gst_cuda_load_library() failed" : "libcuda.so.1 could not be loaded");
     return FALSE;
   }
-  result = CuInit (0);
-  if (result == CUDA_SUCCESS)
-    result = CuDeviceGetCount (&n_devices);
-  if (result != CUDA_SUCCESS || n_devices == 0) {
-    CuGetErrorName (result, &name);
+  if (n_devices == 0) {
     *why = g_strdup ("No usable CUDA device.");
     *detail = g_strdup_printf ("cuInit/cuDeviceGetCount: %s, %d devices",
         name ? name : "no error", n_devices);

@@ -8,21 +8,20 @@
  */
 
 /* An element's device: the CUDA context (shared with neighbouring CUDA
- * elements through GstContext), the element's stream, and the order
- * between its work and that of the elements around it. */
+ * elements through GstContext; without libgstcuda, GStreamer 1.20, the
+ * device's primary context, see gstcudaimgproccompat.h), the element's
+ * stream, and the order between its work and that of the elements around
+ * it. */
 
 #ifndef __GST_CUDA_IMGPROC_DEVICE_H__
 #define __GST_CUDA_IMGPROC_DEVICE_H__
 
 #include <gst/gst.h>
-#include <gst/cuda/gstcudacontext.h>
 
 #include "cip.h"
 #include "gstcudaimgproccompat.h"
 
-G_BEGIN_DECLS
-
-typedef struct
+G_BEGIN_DECLS typedef struct
 {
   /* From a neighbour (set_context) or made at open; kept until finalize
    * or a failed open. */
@@ -75,5 +74,4 @@ gboolean gst_cuda_imgproc_device_reader_orders (GstCudaImgprocDevice * device,
     GstBuffer * outbuf, gboolean downstream_waits);
 
 G_END_DECLS
-
 #endif /* __GST_CUDA_IMGPROC_DEVICE_H__ */

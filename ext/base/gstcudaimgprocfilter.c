@@ -29,11 +29,7 @@
 #include "config.h"
 #endif
 
-#include <gst/cuda/cuda-gst.h>
-#include <gst/cuda/gstcudacontext.h>
-#include <gst/cuda/gstcudaloader.h>
-#include <gst/cuda/gstcudamemory.h>
-#include <gst/cuda/gstcudautils.h>
+#include "gstcudaimgproccompat.h"
 
 #include "gstcudaimgprocfilter.h"
 #include "gstcudaimgprocallocation.h"

@@ -13,7 +13,6 @@
 
 #include <string.h>
 
-#include <gst/cuda/gstcudamemory.h>
 
 #include "gstcudaimgprocframe.h"
 #include "cip-ref.h"
@@ -106,6 +105,11 @@ plane_extent (const GstVideoInfo * info, guint plane, gint stride)
       break;
   row_bytes = (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, comp) *
       GST_VIDEO_INFO_COMP_PSTRIDE (info, comp);
+  /* packed 4:2:2: an odd width's last pixel has a macropixel of its own */
+  if (GST_VIDEO_INFO_FORMAT (info) == GST_VIDEO_FORMAT_YUY2 ||
+      GST_VIDEO_INFO_FORMAT (info) == GST_VIDEO_FORMAT_YVYU ||
+      GST_VIDEO_INFO_FORMAT (info) == GST_VIDEO_FORMAT_UYVY)
+    row_bytes = 4 * (gsize) ((GST_VIDEO_INFO_WIDTH (info) + 1) / 2);
   if (stride < 0 || (gsize) stride < row_bytes)
     return 0;
   rows = GST_VIDEO_INFO_COMP_HEIGHT (info, comp);
@@ -270,8 +274,8 @@ gst_cuda_imgproc_is_device_frame (GstBuffer * buffer, GstCudaContext * context)
 {
   GstMemory *mem = gst_buffer_peek_memory (buffer, 0);
 
-  return gst_buffer_n_memory (buffer) == 1 && gst_is_cuda_memory (mem) &&
-      GST_CUDA_MEMORY_CAST (mem)->context == context;
+  return gst_buffer_n_memory (buffer) == 1 &&
+      gst_cuda_imgproc_memory_is_of_context (mem, context);
 }
 
 /* Row by row: gst_video_frame_copy_plane() copies whole strides at once

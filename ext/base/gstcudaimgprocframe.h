@@ -15,7 +15,7 @@
 
 #include <gst/gst.h>
 #include <gst/video/video.h>
-#include <gst/cuda/gstcudacontext.h>
+#include "gstcudaimgproccompat.h"
 
 #include "cip.h"
 

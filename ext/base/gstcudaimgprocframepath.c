@@ -30,9 +30,7 @@
 #include "config.h"
 #endif
 
-#include <gst/cuda/cuda-gst.h>
-#include <gst/cuda/gstcudacontext.h>
-#include <gst/cuda/gstcudamemory.h>
+#include "gstcudaimgproccompat.h"
 
 #include "gstcudaimgprocframepath.h"
 #include "gstcudaimgprocframe.h"

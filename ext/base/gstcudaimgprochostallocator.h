@@ -11,12 +11,11 @@
 #define __GST_CUDA_IMGPROC_HOST_ALLOCATOR_H__
 
 #include <gst/gst.h>
-#include <gst/cuda/gstcudacontext.h>
+
+#include "gstcudaimgproccompat.h"
 
 G_BEGIN_DECLS
-
 #define GST_CUDA_IMGPROC_HOST_MEMORY_TYPE_NAME "cudaimgproc.host.memory"
-
 #define GST_TYPE_CUDA_IMGPROC_HOST_ALLOCATOR \
     (gst_cuda_imgproc_host_allocator_get_type ())
 G_DECLARE_FINAL_TYPE (GstCudaImgprocHostAllocator,
@@ -30,5 +29,4 @@ GstAllocator *gst_cuda_imgproc_host_allocator_new (GstCudaContext * context);
 gboolean gst_is_cuda_imgproc_host_memory (GstMemory * mem);
 
 G_END_DECLS
-
 #endif /* __GST_CUDA_IMGPROC_HOST_ALLOCATOR_H__ */

@@ -28,12 +28,16 @@ gst_cuda_imgproc_intensity_map (GstCudaImgprocIntensity * intensity,
 {
   GstCudaImgprocIntensityMeta *meta =
       gst_buffer_get_cuda_imgproc_intensity_meta (inbuf);
+  GstVideoFormat format;
   CipEvent *ready;
 
   intensity->mapped = FALSE;
   if (meta == NULL)
     return FALSE;
-  if (GST_VIDEO_INFO_FORMAT (&meta->info) != GST_VIDEO_FORMAT_GRAY8 ||
+  /* the gray frame of an 8-bit or a 16-bit camera */
+  format = GST_VIDEO_INFO_FORMAT (&meta->info);
+  if ((format != GST_VIDEO_FORMAT_GRAY8 &&
+          format != GST_VIDEO_FORMAT_GRAY16_LE) ||
       GST_VIDEO_INFO_WIDTH (&meta->info) != GST_VIDEO_INFO_WIDTH (info) ||
       GST_VIDEO_INFO_HEIGHT (&meta->info) != GST_VIDEO_INFO_HEIGHT (info)) {
     GST_DEBUG_OBJECT (element, "intensity frame %s %dx%d does not match the "
@@ -69,6 +73,7 @@ gst_cuda_imgproc_intensity_map (GstCudaImgprocIntensity * intensity,
     return FALSE;
   }
   intensity->image = gst_cuda_imgproc_plane_image (&intensity->frame, 0,
+      format == GST_VIDEO_FORMAT_GRAY16_LE ? CIP_FORMAT_GRAY16 :
       CIP_FORMAT_GRAY8);
   intensity->mapped = TRUE;
   return TRUE;
@@ -85,11 +90,12 @@ gst_cuda_imgproc_intensity_to_device (GstCudaImgprocIntensity * intensity,
     return CIP_OK;
   }
   if (copy->data && (copy->width != intensity->image.width ||
-          copy->height != intensity->image.height))
+          copy->height != intensity->image.height ||
+          copy->format != intensity->image.format))
     cip_image_free (copy, stream);
   if (copy->data == NULL)
     status = cip_image_alloc (copy, intensity->image.width,
-        intensity->image.height, CIP_FORMAT_GRAY8, stream);
+        intensity->image.height, intensity->image.format, stream);
   if (status == CIP_OK)
     status = cip_copy (&intensity->image, copy, stream);
   if (status == CIP_OK)

@@ -19,11 +19,12 @@ G_BEGIN_DECLS
  * GstCudaImgprocIntensityMeta:
  * @meta: the parent #GstMeta
  * @buffer: the gray frame a mask was made from (a reference)
- * @info: its layout
+ * @info: its layout: GRAY8, or GRAY16_LE for a 16-bit frame
  *
  * Travels with a mask: `cudaotsu` and `cudamask` attach their gray input
- * frame to each mask they output, elements that transform masks pass it on,
- * and `cudalabel` averages that frame's values per region.  It is tagged
+ * frame (8 or 16 bits, as it came) to each mask they output, elements that
+ * transform masks pass it on, and `cudalabel` measures that frame's values
+ * per region (intensity_mean, intensity_min, intensity_max).  It is tagged
  * with the video geometry (video, orientation, size): elements that move
  * pixels (videoflip, videoscale, videocrop) drop it, the plugin's elements
  * and those that only change values keep it.

@@ -24,26 +24,8 @@
 #include "config.h"
 #endif
 
-#include <gst/cuda/gstcudamemory.h>
-
 #include "gstcudaimgproccompat.h"
 #include "gstcudaimgprocpool.h"
-
-GST_DEBUG_CATEGORY_STATIC (gst_cuda_imgproc_pool_debug);
-#define GST_CAT_DEFAULT gst_cuda_imgproc_pool_debug
-
-struct _GstCudaImgprocPool
-{
-  GstBufferPool parent;
-
-  GstCudaContext *context;
-  GstCudaStream *stream;        /* the owner's (1.24+): its frames carry it */
-  GstAllocator *allocator;
-
-  GstVideoInfo info;            /* the frames, as the caps say */
-  GstVideoInfo alloc_info;      /* what is asked of the CUDA allocator */
-  gboolean repacked;            /* alloc_info is a stand-in for info */
-};
 
 /* A frame's ready event, kept on its memory for the memory's life. */
 typedef struct
@@ -53,17 +35,6 @@ typedef struct
 } ReadyEvent;
 
 static GQuark ready_event_quark;
-
-static void
-ready_event_free (ReadyEvent * ready)
-{
-  if (gst_cuda_context_push (ready->context)) {
-    cip_event_free (ready->event);
-    gst_cuda_context_pop (NULL);
-  }
-  gst_object_unref (ready->context);
-  g_free (ready);
-}
 
 GType
 gst_cuda_imgproc_ready_event_api_get_type (void)
@@ -89,6 +60,35 @@ gst_cuda_imgproc_buffer_ready_event (GstBuffer * buffer)
   ready = gst_mini_object_get_qdata (GST_MINI_OBJECT_CAST
       (gst_buffer_peek_memory (buffer, 0)), ready_event_quark);
   return ready ? ready->event : NULL;
+}
+
+#if HAVE_GST_CUDA
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_imgproc_pool_debug);
+#define GST_CAT_DEFAULT gst_cuda_imgproc_pool_debug
+
+struct _GstCudaImgprocPool
+{
+  GstBufferPool parent;
+
+  GstCudaContext *context;
+  GstCudaStream *stream;        /* the owner's (1.24+): its frames carry it */
+  GstAllocator *allocator;
+
+  GstVideoInfo info;            /* the frames, as the caps say */
+  GstVideoInfo alloc_info;      /* what is asked of the CUDA allocator */
+  gboolean repacked;            /* alloc_info is a stand-in for info */
+};
+
+static void
+ready_event_free (ReadyEvent * ready)
+{
+  if (gst_cuda_context_push (ready->context)) {
+    cip_event_free (ready->event);
+    gst_cuda_context_pop (NULL);
+  }
+  gst_object_unref (ready->context);
+  g_free (ready);
 }
 
 G_DEFINE_TYPE_WITH_CODE (GstCudaImgprocPool, gst_cuda_imgproc_pool,
@@ -312,3 +312,14 @@ gst_cuda_imgproc_pool_new (GstCudaContext * context, GstCudaStream * stream)
   self->allocator = gst_allocator_find (GST_CUDA_MEMORY_TYPE_NAME);
   return GST_BUFFER_POOL_CAST (self);
 }
+
+#else /* no libgstcuda (GStreamer 1.20): no CUDA memory, so no CUDA caps
+       * to make a pool for, and no frame carries a ready event */
+
+GstBufferPool *
+gst_cuda_imgproc_pool_new (GstCudaContext * context, GstCudaStream * stream)
+{
+  return NULL;
+}
+
+#endif

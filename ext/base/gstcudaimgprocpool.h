@@ -12,14 +12,12 @@
 
 #include <gst/gst.h>
 #include <gst/video/video.h>
-#include <gst/cuda/gstcudacontext.h>
 
 #include "gstcudaimgproccompat.h"
 
 #include "cip.h"
 
 G_BEGIN_DECLS
-
 #define GST_TYPE_CUDA_IMGPROC_POOL (gst_cuda_imgproc_pool_get_type ())
 G_DECLARE_FINAL_TYPE (GstCudaImgprocPool, gst_cuda_imgproc_pool, GST,
     CUDA_IMGPROC_POOL, GstBufferPool);
@@ -44,5 +42,4 @@ CipEvent *gst_cuda_imgproc_buffer_ready_event (GstBuffer * buffer);
 GType gst_cuda_imgproc_ready_event_api_get_type (void);
 
 G_END_DECLS
-
 #endif /* __GST_CUDA_IMGPROC_POOL_H__ */

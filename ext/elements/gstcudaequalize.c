@@ -16,7 +16,9 @@
  * lookup table are all computed on the GPU: nothing returns to the host
  * within a frame.  Of 8-bit YUV in planes (NV12, NV21, NV16, NV61, NV24,
  * I420, YV12, Y42B, Y444) the luma plane is equalized and the chroma
- * planes pass untouched.
+ * planes pass untouched; of packed YUV (YUY2, YVYU, UYVY) the Y bytes are
+ * equalized and the U and V bytes pass untouched.  GRAY16_LE is equalized
+ * on its 65,536 levels by the same formula (see the design notes).
  *
  * ## Example launch line
  * |[
@@ -36,10 +38,10 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_equalize_debug);
 #define GST_CAT_DEFAULT gst_cuda_equalize_debug
 
 /* The formats of both pads: the output has the input's; of YUV the
- * luma plane is equalized and the chroma planes pass untouched. */
+ * luma is equalized and the chroma passes untouched. */
 static const gchar *const formats[] = {
   "GRAY8", "NV12", "NV21", "NV16", "NV61", "NV24", "I420", "YV12", "Y42B",
-  "Y444", NULL
+  "Y444", "YUY2", "YVYU", "UYVY", "GRAY16_LE", NULL
 };
 
 enum
@@ -106,12 +108,13 @@ gst_cuda_equalize_class_init (GstCudaEqualizeClass * klass)
   gst_cuda_imgproc_caps_add_pad_templates (element_class, formats, NULL);
   gst_element_class_set_static_metadata (element_class,
       "CUDA histogram equalization", "Filter/Effect/Video/Hardware",
-      "Equalizes the histogram of gray video or of the luma plane, "
+      "Equalizes the histogram of gray video or of the luma of YUV, "
       "on the GPU", "gst-cuda-imgproc authors");
 
   filter_class->process = GST_DEBUG_FUNCPTR (gst_cuda_equalize_process);
   filter_class->passes_chroma = TRUE;
-  filter_class->history_size = CIP_HIST_BINS * sizeof (gdouble);
+  /* a double a level: 65,536 of them for GRAY16_LE */
+  filter_class->history_size = CIP_HIST16_BINS * sizeof (gdouble);
 }
 
 static void

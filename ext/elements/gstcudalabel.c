@@ -40,12 +40,14 @@
  * rectangle, with a `region-stats` parameter structure (`label`, `area`,
  * `centroid-x`, `centroid-y`, `mean-intensity`).
  *
- * The mean intensity is that of the gray frame a mask was made from:
- * `cudaotsu` and `cudamask` attach their gray input to each mask
- * (#GstCudaImgprocIntensityMeta), `cudamorph` and other elements pass it
- * on, and `cudalabel` averages it per region, as scikit-image's
- * `regionprops_table (labels, intensity_image=...)` does.  Without one it
- * averages the mask's own values.  Labelling and statistics stay on the
+ * The intensities (`intensity_mean`, `intensity_min`, `intensity_max`)
+ * are those of the gray frame a mask was made from: `cudaotsu` and
+ * `cudamask` attach their gray input to each mask
+ * (#GstCudaImgprocIntensityMeta), GRAY8 or, from a 16-bit camera,
+ * GRAY16_LE with its 16 bits, `cudamorph` and other elements pass it on,
+ * and `cudalabel` measures it per region, as scikit-image's
+ * `regionprops_table (labels, intensity_image=...)` does with the uint8
+ * or uint16 frame.  Without one it measures the mask's own values.  Labelling and statistics stay on the
  * GPU; only the table comes back, once per frame.
  *
  * ## Example launch line

@@ -41,6 +41,10 @@ CipStatus cip_ref_equalize (const CipImage * src, CipImage * dst,
     CipStream * stream);
 CipStatus cip_ref_equalize_smoothed (const CipImage * src, CipImage * dst,
     const CipSmoothing * smoothing, CipStream * stream);
+/* Whether @src and @dst are an equalize pair: GRAY8 to GRAY8, GRAY16 to
+ * GRAY16, YUYV or UYVY to the same with rows of cip_packed_row_bytes(). */
+CipStatus cip_check_equalize_pair (const CipImage * src,
+    const CipImage * dst);
 CipStatus cip_ref_otsu_smoothed (const CipImage * src, CipImage * dst,
     bool invert, uint8_t * threshold, const CipSmoothing * smoothing,
     CipStream * stream);

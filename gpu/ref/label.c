@@ -307,6 +307,14 @@ gather_filled (const CipImage * mask, const uint32_t * parent,
   return CIP_OK;
 }
 
+/* Sample @x of a row of the intensity image: a GRAY8 byte or a GRAY16
+ * (little-endian) word. */
+static uint32_t
+sample_at (const uint8_t * row, int x, bool deep)
+{
+  return deep ? row[2 * x] | (uint32_t) row[2 * x + 1] << 8 : row[x];
+}
+
 CipStatus
 cip_ref_label (const CipImage * mask, const CipImage * intensity,
     const CipLabelParams * params, CipImage * dst, CipRegionTable * table,
@@ -315,12 +323,14 @@ cip_ref_label (const CipImage * mask, const CipImage * intensity,
   int w, h, x, y;
   uint32_t *parent, *labels, *renumber, n = 0, kept = 0, i;
   CipRegion *regions;
+  bool deep;
 
   (void) stream;
   if (cip_label_check (mask, intensity, params, dst, table) != CIP_OK)
     return CIP_ERROR_INVALID_ARGUMENT;
   if (intensity == NULL)
     intensity = mask;
+  deep = intensity->format == CIP_FORMAT_GRAY16;
 
   w = mask->width;
   h = mask->height;
@@ -354,23 +364,24 @@ cip_ref_label (const CipImage * mask, const CipImage * intensity,
   /* regions[id].width and height hold the right and bottom edges until the
    * end. */
   for (y = 0; y < h; y++) {
-    const uint8_t *v = (const uint8_t *) intensity->data +
+    const uint8_t *row = (const uint8_t *) intensity->data +
         y * intensity->stride;
 
     for (x = 0; x < w; x++) {
-      uint32_t id = labels[(size_t) y * w + x];
+      uint32_t id = labels[(size_t) y * w + x], v;
       CipRegion *r = &regions[id];
 
       if (id == 0)
         continue;
+      v = sample_at (row, x, deep);
       if (r->area == 0) {
         r->left = r->width = x;
         r->top = r->height = y;
       }
-      if (r->area == 0 || v[x] < r->intensity_min)
-        r->intensity_min = v[x];
-      if (v[x] > r->intensity_max)
-        r->intensity_max = v[x];
+      if (r->area == 0 || v < r->intensity_min)
+        r->intensity_min = v;
+      if (v > r->intensity_max)
+        r->intensity_max = v;
       r->area++;
       if ((uint32_t) x < r->left)
         r->left = x;
@@ -379,7 +390,7 @@ cip_ref_label (const CipImage * mask, const CipImage * intensity,
       r->height = y;
       r->sum_x += x;
       r->sum_y += y;
-      r->sum_intensity += v[x];
+      r->sum_intensity += v;
       r->sum_xx += (uint64_t) x * x;
       r->sum_yy += (uint64_t) y * y;
       r->sum_xy += (uint64_t) x * y;

@@ -519,7 +519,9 @@ CipImage
 cip_test_expected_default (const gchar * element, const CipImage * src)
 {
   CipFormat format = g_str_equal (element, "cudablur") ||
-      g_str_equal (element, "cudamorph") ? src->format :
+      g_str_equal (element, "cudamorph") ||
+      (g_str_equal (element, "cudaequalize") &&
+      src->format == CIP_FORMAT_GRAY16) ? src->format :
       g_str_equal (element, "cudalabel") ? CIP_FORMAT_RGBA : CIP_FORMAT_GRAY8;
   CipImage dst = cip_test_image_new (src->width, src->height, format, 0);
   CipStatus status;

@@ -157,8 +157,8 @@ void cip_test_assert_buffer_plane_equal (GstBuffer * a, GstBuffer * b,
 
 /* What @element (cudagray, cudamask, cudaequalize or cudaotsu) makes of
  * @src (its input's first plane) with its default properties, by the
- * reference implementation: a GRAY8 image, free with
- * cip_test_image_free(). */
+ * reference implementation: a GRAY8 image (cudaequalize of GRAY16: a
+ * GRAY16 one), free with cip_test_image_free(). */
 CipImage cip_test_expected_default (const gchar * element,
     const CipImage * src);
 

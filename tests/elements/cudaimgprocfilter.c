@@ -712,6 +712,7 @@ static const ElementCase odd_size_cases[] = {
   {"cudaequalize", GST_VIDEO_FORMAT_GRAY8},
   {"cudaequalize", GST_VIDEO_FORMAT_NV12},
   {"cudaequalize", GST_VIDEO_FORMAT_I420},
+  {"cudaequalize", GST_VIDEO_FORMAT_GRAY16_LE},
   {"cudaotsu", GST_VIDEO_FORMAT_GRAY8},
   {"cudablur", GST_VIDEO_FORMAT_GRAY8},
   {"cudablur", GST_VIDEO_FORMAT_ABGR},

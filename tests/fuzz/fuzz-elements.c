@@ -81,7 +81,8 @@ static const GstVideoFormat equalize_formats[] = {
   GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_NV21,
   GST_VIDEO_FORMAT_NV16, GST_VIDEO_FORMAT_NV61, GST_VIDEO_FORMAT_NV24,
   GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_YV12, GST_VIDEO_FORMAT_Y42B,
-  GST_VIDEO_FORMAT_Y444, GST_VIDEO_FORMAT_UNKNOWN
+  GST_VIDEO_FORMAT_Y444, GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_YVYU,
+  GST_VIDEO_FORMAT_UYVY, GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_UNKNOWN
 };
 
 static const GstVideoFormat filter_formats[] = {
@@ -405,6 +406,12 @@ plane_row_bytes (const GstVideoInfo * info, guint plane)
 {
   guint comp;
 
+  /* packed 4:2:2: whole macropixels, an odd width's last one included
+   * (GStreamer's own rows; its unpacking reads them) */
+  if (GST_VIDEO_INFO_FORMAT (info) == GST_VIDEO_FORMAT_YUY2 ||
+      GST_VIDEO_INFO_FORMAT (info) == GST_VIDEO_FORMAT_YVYU ||
+      GST_VIDEO_INFO_FORMAT (info) == GST_VIDEO_FORMAT_UYVY)
+    return 4 * ((GST_VIDEO_INFO_WIDTH (info) + 1) / 2);
   for (comp = 0; comp < GST_VIDEO_INFO_N_COMPONENTS (info); comp++)
     if (GST_VIDEO_FORMAT_INFO_PLANE (info->finfo, comp) == plane)
       return GST_VIDEO_INFO_COMP_WIDTH (info, comp) *

@@ -19,6 +19,7 @@
 
 #include <string.h>
 
+#include "cip-pixel.h"
 #include "cip-ref.h"
 #include "test-gpu.h"
 #include "test-util.h"
@@ -1129,6 +1130,180 @@ test_invalid_arguments (void)
   cip_test_device_image_free (gray);
 }
 
+/* Equalize of GRAY16 and packed 4:2:2 (YUYV, UYVY) */
+
+static const CipFormat equalize_formats[] = {
+  CIP_FORMAT_GRAY16, CIP_FORMAT_YUYV, CIP_FORMAT_UYVY,
+};
+
+/* A device image of @format for equalize: packed 4:2:2 rows of
+ * cip_packed_row_bytes(), as GStreamer lays them out (an odd width's last
+ * pixel a macropixel of its own), padding after them as @layout says. */
+static CipTestDeviceImage *
+equalize_image_new (int w, int h, CipFormat format,
+    const CipTestLayout * layout, guint64 seed)
+{
+  CipTestDeviceImage *b;
+
+  if (format != CIP_FORMAT_YUYV && format != CIP_FORMAT_UYVY)
+    return cip_test_device_image_new (w, h, format, layout, seed);
+  b = cip_test_device_image_new (cip_packed_row_bytes (w), h,
+      CIP_FORMAT_GRAY8, layout, seed);
+  b->dev.width = b->host_img.width = w;
+  b->dev.format = b->host_img.format = format;
+  return b;
+}
+
+/* Reshapes the luma of the mirror: 0 random, 1 a narrow range that
+ * @frame moves (of GRAY16, its high byte: the low bytes stay random),
+ * 2 constant (@frame). */
+static void
+equalize_fill (CipTestDeviceImage * b, int fill, guint frame)
+{
+  CipImage *img = &b->host_img;
+  gboolean deep = img->format == CIP_FORMAT_GRAY16;
+  int at = deep || img->format == CIP_FORMAT_UYVY ? 1 : 0;
+  int x, y;
+
+  for (y = 0; y < img->height; y++)
+    for (x = 0; x < img->width; x++) {
+      guint8 *p = (guint8 *) img->data + y * img->stride + 2 * x + at;
+
+      if (fill == 1)
+        *p = (guint8) (frame * 20 + *p % (40 + 10 * frame));
+      else if (fill == 2) {
+        *p = (guint8) (frame * 37);
+        if (deep)
+          p[-1] = (guint8) frame;
+      }
+    }
+}
+
+/* Equalize of @src into @dst on the device against the reference, every
+ * byte of @dst's allocation; @host and @dev: the two histories, or
+ * NULL. */
+static void
+check_equalize (CipTestDeviceImage * src, CipTestDeviceImage * dst,
+    const CipSmoothing * host, const CipSmoothing * dev, const char *what)
+{
+  guint8 *expected = g_malloc (dst->size);
+  CipImage expected_img = dst->host_img;
+  gchar *full = g_strdup_printf ("%s %dx%d %s: equalize", what,
+      src->dev.width, src->dev.height, cip_format_name (src->dev.format));
+
+  memcpy (expected, dst->host, dst->size);
+  expected_img.data = expected + dst->offset;
+  if (cip_ref_equalize_smoothed (&src->host_img, &expected_img, host,
+          NULL) != CIP_OK)
+    fail ("%s: the reference failed", full);
+  cip_test_device_image_upload (dst);
+  CHECK (cip_equalize_smoothed (&src->dev, &dst->dev, dev, cip_test_stream));
+  CHECK (cip_stream_synchronize (cip_test_stream));
+  cip_test_device_image_check (dst, expected, full);
+  g_free (full);
+  g_free (expected);
+}
+
+/* Every size, random, narrow and constant luma, at the layouts' odd
+ * addresses and strides in turn; and every layout pair at two small odd
+ * sizes. */
+static void
+test_equalize_formats (void)
+{
+  static const char *fills[] = { "random", "narrow", "constant" };
+  guint i, f, k, l;
+
+  for (i = 0; i < G_N_ELEMENTS (sizes); i++)
+    for (f = 0; f < G_N_ELEMENTS (equalize_formats); f++) {
+      int w = sizes[i][0], h = sizes[i][1];
+      guint n = cip_test_n_layouts;
+      CipTestDeviceImage *src, *dst;
+      guint8 *random;
+
+      if (cip_test_size_skipped (w, h))
+        continue;
+      src = equalize_image_new (w, h, equalize_formats[f],
+          cip_test_layouts[(i + f) % n], 14000 + i * 4 + f);
+      dst = equalize_image_new (w, h, equalize_formats[f],
+          cip_test_layouts[(i + f + 3) % n], 15000 + i * 4 + f);
+      random = cip_test_copy_bytes (src->host, src->size);
+      for (k = 0; k < G_N_ELEMENTS (fills); k++) {
+        memcpy (src->host, random, src->size);
+        equalize_fill (src, k, k + i);
+        cip_test_device_image_upload (src);
+        check_equalize (src, dst, NULL, NULL, fills[k]);
+      }
+      g_free (random);
+      cip_test_device_image_free (dst);
+      cip_test_device_image_free (src);
+    }
+
+  for (i = 0; i < 2; i++)
+    for (f = 0; f < G_N_ELEMENTS (equalize_formats); f++)
+      for (l = 0; l < cip_test_n_layouts; l++)
+        for (k = 0; k < cip_test_n_layouts; k++) {
+          int w = i ? 31 : 7, h = i ? 17 : 5;
+          CipTestDeviceImage *src = equalize_image_new (w, h,
+              equalize_formats[f], cip_test_layouts[l], 16000 + l);
+          CipTestDeviceImage *dst = equalize_image_new (w, h,
+              equalize_formats[f], cip_test_layouts[k], 17000 + k);
+          gchar *sname = cip_test_layout_name (cip_test_layouts[l]);
+          gchar *dname = cip_test_layout_name (cip_test_layouts[k]);
+          gchar *what = g_strdup_printf ("%s to %s", sname, dname);
+
+          equalize_fill (src, 1, l);
+          cip_test_device_image_upload (src);
+          check_equalize (src, dst, NULL, NULL, what);
+          g_free (what);
+          g_free (dname);
+          g_free (sname);
+          cip_test_device_image_free (dst);
+          cip_test_device_image_free (src);
+        }
+}
+
+/* Temporal smoothing of GRAY16 and packed 4:2:2: frames of a moving
+ * narrow range (a restart in the middle), the device's history against
+ * the reference's, every output byte. */
+static void
+test_equalize_formats_smoothed (void)
+{
+  static const double factors[] = { 0.0, 0.5, 0.999 };
+  guint f, g, i;
+
+  for (f = 0; f < G_N_ELEMENTS (equalize_formats); f++)
+    for (g = 0; g < G_N_ELEMENTS (factors); g++) {
+      CipFormat format = equalize_formats[f];
+      gsize bins = format == CIP_FORMAT_GRAY16 ? CIP_HIST16_BINS :
+          CIP_HIST_BINS;
+      double *host_history = g_new0 (double, bins);
+      void *dev_history = NULL;
+      CipTestDeviceImage *dst = equalize_image_new (333, 77, format,
+          cip_test_layouts[(f + g) % cip_test_n_layouts], 18000 + f * 4 + g);
+
+      CHECK (cip_buffer_alloc (&dev_history, bins * sizeof (double),
+              cip_test_stream));
+      for (i = 0; i < 8; i++) {
+        CipTestDeviceImage *src = equalize_image_new (333, 77, format,
+            cip_test_layouts[i % cip_test_n_layouts], 19000 + f * 64 + g * 16
+            + i);
+        CipSmoothing host = { host_history, factors[g], i == 0 || i == 5 };
+        CipSmoothing dev = { dev_history, factors[g], i == 0 || i == 5 };
+        gchar *what = g_strdup_printf ("smoothed %g, frame %u", factors[g],
+            i);
+
+        equalize_fill (src, 1, i);
+        cip_test_device_image_upload (src);
+        check_equalize (src, dst, &host, &dev, what);
+        g_free (what);
+        cip_test_device_image_free (src);
+      }
+      cip_buffer_free (dev_history, cip_test_stream);
+      cip_test_device_image_free (dst);
+      g_free (host_history);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1150,6 +1325,9 @@ main (int argc, char **argv)
   g_test_add_func ("/kernels/mask/params", test_mask_params);
   g_test_add_func ("/kernels/otsu/near-ties", test_otsu_near_ties);
   g_test_add_func ("/kernels/threshold16", test_threshold16);
+  g_test_add_func ("/kernels/equalize/formats", test_equalize_formats);
+  g_test_add_func ("/kernels/equalize/formats-smoothed",
+      test_equalize_formats_smoothed);
   g_test_add_func ("/kernels/layouts", test_layouts);
   g_test_add_func ("/kernels/large/gray8-8192x8192", test_large_gray8);
   g_test_add_func ("/kernels/large/rgba-9000x4637", test_large_rgba);
