@@ -56,9 +56,10 @@ def write_pgm16(name, img):
 
 def bright_case(w, h):
     """Nested square rings cut by diagonals (make-regionprops-data.py's
-    nested_case) near the top of the range, 65535 on the outermost ring's
-    corners, over a dark noisy background: regions whose sums pass 2^32
-    per thousand pixels, holes in them, and both ends of the range."""
+    nested_case), random values near the top of the range (60000 ..
+    65535, and 65535 in the corners), over a dark noisy background with a
+    0 in the centre: both ends of the range, and sums of the largest
+    values."""
     rng = np.random.default_rng(20260517)
     y, x = np.mgrid[0:h, 0:w]
     ring = (np.maximum(abs(x - w // 2), abs(y - h // 2)) // 2) % 2 == 0

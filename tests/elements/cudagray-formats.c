@@ -669,7 +669,8 @@ cudagray_formats_suite (void)
       G_N_ELEMENTS (formats));
   tcase_add_loop_test (tc, test_gray16_matches_videoconvert, 0,
       G_N_ELEMENTS (deep_formats));
-  if (cip_test_backend_is_cuda ()) {
+  /* CUDA memory: GStreamer 1.22+ (libgstcuda) */
+  if (cip_test_backend_is_cuda () && CIP_TEST_HAVE_CUDA_MEMORY) {
     tcase_add_loop_test (tc, test_gray8_in_cuda_memory_matches_videoconvert,
         0, G_N_ELEMENTS (formats));
     tcase_add_loop_test (tc, test_gray16_in_cuda_memory_matches_videoconvert,

@@ -1346,27 +1346,33 @@ GST_END_TEST;
   "perimeter,euler_number,area_convex,area_filled,feret_diameter_max," \
   "solidity"
 
-/* Every column of [@group] of expected-regionprops.ini, and no other, in
- * @table: within 1e-6 of scikit-image's value, relative, or 1e-6 absolute
- * where it is below 1 (an eccentricity or an orientation near 0, which
- * rounding moves by the square root of the last bit). */
+/* Every column of [@group] of expected-regionprops.ini (or
+ * expected-regionprops16.ini: its other keys, count and threshold, are no
+ * columns), and no other, in @table: within @tolerance of scikit-image's
+ * value, relative, or @tolerance absolute where it is below 1 (1e-6 for
+ * an eccentricity or an orientation near 0, which rounding moves by the
+ * square root of the last bit; 0 for the bit). */
 static void
 assert_table_is_skimage (const GstStructure * table, GKeyFile * ini,
-    const gchar * group)
+    const gchar * group, gdouble tolerance)
 {
   gsize n_keys, k;
   gchar **keys = g_key_file_get_keys (ini, group, &n_keys, NULL);
   guint n = cip_test_ini_uint64 (ini, group, "count"), i;
+  guint n_columns = 0;
 
   fail_unless (keys != NULL, "no [%s]", group);
   fail_unless (gst_structure_has_name (table, "regionprops"));
-  fail_unless_equals_int (gst_structure_n_fields (table), n_keys - 1);
+  for (k = 0; k < n_keys; k++)
+    if (!g_str_equal (keys[k], "count") && !g_str_equal (keys[k], "threshold"))
+      n_columns++;
+  fail_unless_equals_int (gst_structure_n_fields (table), n_columns);
   for (k = 0; k < n_keys; k++) {
     const GValue *v;
     gdouble *want;
     GBytes *column;
 
-    if (g_str_equal (keys[k], "count"))
+    if (g_str_equal (keys[k], "count") || g_str_equal (keys[k], "threshold"))
       continue;
     v = gst_structure_get_value (table, keys[k]);
     fail_unless (v != NULL && G_VALUE_HOLDS (v, G_TYPE_BYTES),
@@ -1377,7 +1383,7 @@ assert_table_is_skimage (const GstStructure * table, GKeyFile * ini,
     for (i = 0; i < n; i++) {
       gdouble got = column_value (column, i);
 
-      if (fabs (got - want[i]) > 1e-6 * MAX (fabs (want[i]), 1.0))
+      if (fabs (got - want[i]) > tolerance * MAX (fabs (want[i]), 1.0))
         fail ("[%s] %s of region %u is %.17g, scikit-image %.17g", group,
             keys[k], i + 1, got, want[i]);
     }
@@ -1412,7 +1418,7 @@ GST_START_TEST (test_regionprops_table)
   group = g_strdup_printf ("regionprops-coins-%d", connectivity);
   assert_table_is_skimage (gst_value_get_structure (gst_structure_get_value
           (gst_message_get_structure (messages->data), "regionprops")), ini,
-      group);
+      group, 1e-6);
   g_free (group);
   g_list_free_full (messages, (GDestroyNotify) gst_message_unref);
 
@@ -1444,7 +1450,7 @@ assert_mask_regionprops (const CipImage * mask, gint connectivity,
   fail_unless_equals_int (meta->n_regions,
       cip_test_ini_uint64 (ini, group, "count"));
   fail_unless_equals_int (meta->n_dropped, 0);
-  assert_table_is_skimage (meta->table, ini, group);
+  assert_table_is_skimage (meta->table, ini, group, 1e-6);
 
   g_free (group);
   gst_buffer_unref (out);
@@ -1488,6 +1494,73 @@ GST_START_TEST (test_regionprops_nested)
     }
   assert_mask_regionprops (&mask, __i__ ? 4 : 8, "regionprops-nested-83-67");
   cip_test_image_free (&mask);
+}
+
+GST_END_TEST;
+
+/* The frames of expected-regionprops16.ini, in turn through cudaotsu and
+ * through cudamask at the same threshold. */
+static const gchar *frames16[] = { "camera", "coins-12bit", "full-range",
+  "bright"
+};
+
+/* A 16-bit camera's frame (GRAY16_LE) made a mask by cudaotsu, or by
+ * cudamask at the same threshold: the intensity columns are scikit-image's
+ * regionprops_table of the uint16 frame, to the bit, at both
+ * connectivities, set between frames. */
+GST_START_TEST (test_regionprops_16bit)
+{
+  const gchar *backend = cip_test_backend_name ();
+  const gchar *name = frames16[__i__ / 2];
+  gboolean otsu = __i__ % 2 == 0;
+  GKeyFile *ini = cip_test_expected_file ("expected-regionprops16.ini");
+  gchar *group = g_strdup_printf ("regionprops16-%s-8", name);
+  gchar *file = g_str_equal (name, "bright") ?
+      g_strdup ("regionprops16-bright.pgm") :
+      g_strdup_printf ("otsu16-%s.pgm", name);
+  gchar *maker = otsu ? g_strdup ("cudaotsu") :
+      g_strdup_printf ("cudamask threshold=%" G_GUINT64_FORMAT,
+      cip_test_ini_uint64 (ini, group, "threshold"));
+  gchar *launch = g_strdup_printf ("%s backend=%s ! cudalabel backend=%s "
+      "properties=label,area,intensity_mean,intensity_min,intensity_max "
+      "post-messages=true", maker, backend, backend);
+  GstHarness *h = gst_harness_new_parse (launch);
+  GstElement *label = cip_test_harness_element (h, "cudalabel");
+  GstBus *bus = cip_test_harness_add_bus (h);
+  CipImage frame = cip_test_image_load (file);
+  gint connectivity;
+
+  fail_unless_equals_int (frame.format, CIP_FORMAT_GRAY16);
+  gst_harness_set_sink_caps_str (h, "video/x-raw");
+  cip_test_harness_set_caps (h, GST_VIDEO_FORMAT_GRAY16_LE, frame.width,
+      frame.height);
+  for (connectivity = 8; connectivity >= 4; connectivity -= 4) {
+    const GstStructure *s;
+    GList *messages;
+
+    g_free (group);
+    group = g_strdup_printf ("regionprops16-%s-%d", name, connectivity);
+    GST_INFO ("%s through %s", group, maker);
+    g_object_set (label, "connectivity", connectivity, NULL);
+    gst_buffer_unref (cip_test_push_pull (h, cip_test_buffer_new (&frame)));
+    fail_unless_equals_int (get_n_regions (label),
+        cip_test_ini_uint64 (ini, group, "count"));
+    messages = cip_test_bus_pop_element_messages (bus, "cudalabel");
+    fail_unless_equals_int (g_list_length (messages), 1);
+    s = gst_message_get_structure (messages->data);
+    assert_table_is_skimage (gst_value_get_structure (gst_structure_get_value
+            (s, "regionprops")), ini, group, 0);
+    g_list_free_full (messages, (GDestroyNotify) gst_message_unref);
+  }
+
+  gst_object_unref (label);
+  cip_test_harness_teardown_with_bus (h, bus);
+  cip_test_image_free (&frame);
+  g_key_file_free (ini);
+  g_free (launch);
+  g_free (maker);
+  g_free (file);
+  g_free (group);
 }
 
 GST_END_TEST;
@@ -1988,6 +2061,8 @@ cudalabel_suite (void)
   tcase_add_loop_test (tc, test_regionprops_table, 0, 2);
   tcase_add_loop_test (tc, test_regionprops_random, 0, 2);
   tcase_add_loop_test (tc, test_regionprops_nested, 0, 2);
+  tcase_add_loop_test (tc, test_regionprops_16bit, 0,
+      2 * G_N_ELEMENTS (frames16));
   tcase_add_test (tc, test_properties_property);
   tcase_add_test (tc, test_max_regions);
   tcase_add_test (tc, test_max_regions_warning_after_restart);

@@ -11,11 +11,13 @@
  * byte of their allocations), the count and every byte of the region
  * table, guard entry included, over sizes from 1x1 to 3840x2160, hard
  * shapes (spirals, combs, a snake, checkerboards, one-pixel regions),
- * random masks, both connectivities, min_area, intensity or not, short
- * tables and odd layouts.
+ * random masks, both connectivities, min_area, intensity (GRAY8 or
+ * GRAY16: 16-bit frames and their Otsu masks, sums past 32 bits) or not,
+ * short tables and odd layouts.
  *
  * Exits with 77 (skipped) where no CUDA device is usable. */
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "cip-ref.h"
@@ -126,9 +128,10 @@ check_label (CipTestDeviceImage * mask, CipTestDeviceImage * intensity,
   ref_table.n_props = table.n_props = n_props;
   guint8 *expected = NULL;
   CipImage expected_img;
-  gchar *full = g_strdup_printf ("%s %dx%d %d-connected min_area %u%s%s "
+  gchar *full = g_strdup_printf ("%s %dx%d %d-connected min_area %u%s%s%s "
       "capacity %u statistics %u", what, mask->dev.width, mask->dev.height,
-      connectivity, min_area, intensity ? " intensity" : "",
+      connectivity, min_area, intensity ? " intensity " : "",
+      intensity ? cip_format_name (intensity->dev.format) : "",
       dst ? cip_format_name (dst->dev.format) : "", capacity,
       params.statistics);
 
@@ -216,7 +219,9 @@ test_shapes (void)
         continue;
       layout = cip_test_layouts[turn % cip_test_n_layouts];
       mask = new_mask (w, h, shape, layout, 1 + turn);
-      intensity = cip_test_device_image_new (w, h, CIP_FORMAT_GRAY8,
+      /* 8 and 16 bits in turn, both on every size */
+      intensity = cip_test_device_image_new (w, h, (shape + s) % 2 ?
+          CIP_FORMAT_GRAY16 : CIP_FORMAT_GRAY8,
           cip_test_layouts[(turn + 3) % cip_test_n_layouts], 5000 + turn);
       cip_test_device_image_upload (intensity);
 
@@ -277,29 +282,34 @@ test_densities (void)
   }
 }
 
-/* Every layout for each of the three images. */
+/* Every layout for each of the three images, the intensity 8 and 16
+ * bits (16-bit rows at odd addresses and strides too). */
 static void
 test_layouts (void)
 {
   for (guint l = 0; l < cip_test_n_layouts; l++) {
     CipTestDeviceImage *mask = new_mask (127, 129, CIP_TEST_SHAPE_HALF,
         cip_test_layouts[l], 40 + l);
-    CipTestDeviceImage *intensity = cip_test_device_image_new (127, 129,
-        CIP_FORMAT_GRAY8, cip_test_layouts[l], 50 + l);
     gchar *name = cip_test_layout_name (cip_test_layouts[l]);
 
-    cip_test_device_image_upload (intensity);
-    for (int f = 0; f < 2; f++) {
-      CipTestDeviceImage *dst = cip_test_device_image_new (127, 129,
-          f ? CIP_FORMAT_RGBA : CIP_FORMAT_GRAY16, cip_test_layouts[l], l);
+    for (int i = 0; i < 2; i++) {
+      CipTestDeviceImage *intensity = cip_test_device_image_new (127, 129,
+          i ? CIP_FORMAT_GRAY16 : CIP_FORMAT_GRAY8, cip_test_layouts[l],
+          50 + l);
 
-      check_label (mask, intensity, 8, 0, dst, 500, name);
-      check_label (mask, intensity, 4, 3, dst, 500, name);
-      cip_test_device_image_free (dst);
+      cip_test_device_image_upload (intensity);
+      for (int f = 0; f < 2; f++) {
+        CipTestDeviceImage *dst = cip_test_device_image_new (127, 129,
+            f ? CIP_FORMAT_RGBA : CIP_FORMAT_GRAY16, cip_test_layouts[l], l);
+
+        check_label (mask, intensity, 8, 0, dst, 500, name);
+        check_label (mask, intensity, 4, 3, dst, 500, name);
+        cip_test_device_image_free (dst);
+      }
+      cip_test_device_image_free (intensity);
     }
     g_free (name);
     cip_test_device_image_free (mask);
-    cip_test_device_image_free (intensity);
   }
 }
 
@@ -334,6 +344,108 @@ test_coins (void)
   cip_test_device_image_free (v);
   cip_test_image_free (&mask);
   cip_test_image_free (&coins);
+}
+
+/* The 16-bit frames of expected-regionprops16.ini, each with its Otsu
+ * mask, as cudaotsu ! cudalabel sees them. */
+static void
+test_frames16 (void)
+{
+  GKeyFile *ini = cip_test_expected_file ("expected-regionprops16.ini");
+  gchar **groups = g_key_file_get_groups (ini, NULL);
+  guint n = 0;
+
+  for (gchar ** g = groups; *g; g++) {
+    const gchar *dash = strrchr (*g, '-');
+    gchar *name, *file;
+    int conn;
+    guint threshold;
+    CipImage frame;
+    CipTestDeviceImage *m, *v;
+
+    /* [regionprops16-NAME-C] */
+    if (!g_str_has_prefix (*g, "regionprops16-"))
+      continue;
+    conn = atoi (dash + 1);
+    name = g_strndup (*g + strlen ("regionprops16-"),
+        dash - *g - strlen ("regionprops16-"));
+    threshold = cip_test_ini_uint64 (ini, *g, "threshold");
+    file = g_str_equal (name, "bright") ?
+        g_strdup ("regionprops16-bright.pgm") :
+        g_strdup_printf ("otsu16-%s.pgm", name);
+    g_free (name);
+    frame = cip_test_image_load (file);
+    g_assert_cmpint (frame.format, ==, CIP_FORMAT_GRAY16);
+    m = cip_test_device_image_new (frame.width, frame.height,
+        CIP_FORMAT_GRAY8, cip_test_layouts[n % cip_test_n_layouts], n);
+    v = cip_test_device_image_new (frame.width, frame.height,
+        CIP_FORMAT_GRAY16, cip_test_layouts[(n + 2) % cip_test_n_layouts],
+        n + 100);
+    cip_test_device_image_set (v, &frame);
+    for (int y = 0; y < frame.height; y++)
+      for (int x = 0; x < frame.width; x++) {
+        guint16 value;
+
+        memcpy (&value, (guint8 *) frame.data + y * frame.stride + 2 * x, 2);
+        ((guint8 *) m->host_img.data)[y * m->host_img.stride + x] =
+            value > threshold ? 255 : 0;
+      }
+    cip_test_device_image_upload (m);
+    cip_test_device_image_upload (v);
+    /* every set of optional statistics */
+    for (guint k = 0; k < 32; k++)
+      check_label (m, v, conn, k % 3, NULL, full_capacity (m), file);
+    cip_test_device_image_free (m);
+    cip_test_device_image_free (v);
+    cip_test_image_free (&frame);
+    g_free (file);
+    n++;
+  }
+  g_assert_cmpuint (n, ==, 8);
+  g_strfreev (groups);
+  g_key_file_unref (ini);
+}
+
+/* 16-bit sums at their widest: every tile one region of 65535s (its
+ * 32-bit shared sums at their largest), a frame of them (the region's
+ * sum past 2^32), and 65535 and 0 side by side (the range's ends). */
+static void
+test_intensity16_extremes (void)
+{
+  static const int extreme_sizes[][2] = { {64, 32}, {1001, 999},
+  {3840, 2160}
+  };
+
+  for (guint s = 0; s < G_N_ELEMENTS (extreme_sizes); s++) {
+    int w = extreme_sizes[s][0], h = extreme_sizes[s][1];
+    CipTestDeviceImage *mask, *v;
+    CipImage *img;
+
+    if (cip_test_size_skipped (w, h))
+      continue;
+    mask = new_mask (w, h, CIP_TEST_SHAPE_FULL, NULL, s);
+    v = cip_test_device_image_new (w, h, CIP_FORMAT_GRAY16,
+        cip_test_layouts[s + 1], s);
+    img = &v->host_img;
+    for (int pattern = 0; pattern < 2; pattern++) {
+      for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+          guint8 *px = (guint8 *) img->data + y * img->stride + 2 * x;
+          guint16 value = pattern == 0 || (x + y) % 2 ? 65535 : 0;
+
+          memcpy (px, &value, 2);
+        }
+      cip_test_device_image_upload (v);
+      for (int conn = 4; conn <= 8; conn += 4) {
+        check_label (mask, v, conn, 0, NULL, 4, "65535s");
+        check_label (mask, v, conn, 0, NULL, 4, "65535s");
+      }
+      if (pattern == 0 && (guint64) w * h > 65537)
+        g_assert_cmpuint (table_regions[0].sum_intensity, >, G_MAXUINT32);
+    }
+    cip_test_device_image_free (mask);
+    cip_test_device_image_free (v);
+  }
 }
 
 static void
@@ -414,6 +526,9 @@ main (int argc, char **argv)
 
   g_test_add_func ("/kernels/label/invalid-arguments", test_invalid_arguments);
   g_test_add_func ("/kernels/label/coins", test_coins);
+  g_test_add_func ("/kernels/label/frames16", test_frames16);
+  g_test_add_func ("/kernels/label/intensity16-extremes",
+      test_intensity16_extremes);
   g_test_add_func ("/kernels/label/layouts", test_layouts);
   g_test_add_func ("/kernels/label/densities", test_densities);
   g_test_add_func ("/kernels/label/shapes", test_shapes);
