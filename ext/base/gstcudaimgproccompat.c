@@ -235,46 +235,7 @@ gst_cuda_imgproc_memory_is_of_context (GstMemory * mem,
 
 #endif
 
-#if !HAVE_GST_CUDA
-
-GstCudaStream *
-gst_cuda_imgproc_stream_new (GstCudaContext * context)
-{
-  return NULL;
-}
-
-GstCudaStream *
-gst_cuda_imgproc_stream_ref (GstCudaStream * stream)
-{
-  return NULL;
-}
-
-void
-gst_cuda_imgproc_clear_stream (GstCudaStream ** stream)
-{
-  *stream = NULL;
-}
-
-gpointer
-gst_cuda_imgproc_stream_handle (GstCudaStream * stream)
-{
-  return NULL;
-}
-
-GstMemory *
-gst_cuda_imgproc_memory_alloc (GstAllocator * allocator,
-    GstCudaContext * context, GstCudaStream * stream, const GstVideoInfo * info)
-{
-  return NULL;
-}
-
-GstCudaStream *
-gst_cuda_imgproc_memory_get_stream (GstMemory * mem)
-{
-  return NULL;
-}
-
-#elif GST_CHECK_VERSION (1, 24, 0)
+#if HAVE_GST_CUDA && GST_CHECK_VERSION (1, 24, 0)
 
 GstCudaStream *
 gst_cuda_imgproc_stream_new (GstCudaContext * context)
@@ -316,7 +277,7 @@ gst_cuda_imgproc_memory_get_stream (GstMemory * mem)
   return gst_cuda_memory_get_stream (GST_CUDA_MEMORY_CAST (mem));
 }
 
-#else /* GStreamer 1.22 */
+#else /* GStreamer 1.22, or no libgstcuda (1.20): no stream on a memory */
 
 GstCudaStream *
 gst_cuda_imgproc_stream_new (GstCudaContext * context)
@@ -346,8 +307,12 @@ GstMemory *
 gst_cuda_imgproc_memory_alloc (GstAllocator * allocator,
     GstCudaContext * context, GstCudaStream * stream, const GstVideoInfo * info)
 {
+#if HAVE_GST_CUDA
   return gst_cuda_allocator_alloc (GST_CUDA_ALLOCATOR (allocator), context,
       info);
+#else
+  return NULL;                  /* never asked: no CUDA memory */
+#endif
 }
 
 GstCudaStream *
