@@ -131,12 +131,14 @@ cip_rows_aligned (const CipImage * image, size_t alignment)
 /* Per-bin work on a histogram: one block, a thread per bin. */
 #define CIP_BIN_THREADS CIP_HIST_BINS
 
-/* The inclusive prefix sum of one value per thread of a CIP_BIN_THREADS
- * block (32- or 64-bit); @scratch holds CIP_BIN_THREADS / 32 values. */
+/* The inclusive prefix sum of one value per thread of a block of whole
+ * warps, up to 1024 threads (32- or 64-bit); @scratch holds one value per
+ * warp.  Successive calls may share @scratch. */
 template < typename T > __device__ __forceinline__ T
 cip_block_inclusive_scan (T value, T * scratch)
 {
   int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  int warps = blockDim.x >> 5;
 
   for (int d = 1; d < 32; d <<= 1) {
     T other = __shfl_up_sync (0xffffffffu, value, d);
@@ -144,11 +146,13 @@ cip_block_inclusive_scan (T value, T * scratch)
     if (lane >= d)
       value += other;
   }
+  /* the previous call's readers are done with @scratch */
+  __syncthreads ();
   if (lane == 31)
     scratch[warp] = value;
   __syncthreads ();
   if (warp == 0) {
-    T total = lane < CIP_BIN_THREADS / 32 ? scratch[lane] : 0;
+    T total = lane < warps ? scratch[lane] : 0;
 
     for (int d = 1; d < 32; d <<= 1) {
       T other = __shfl_up_sync (0xffffffffu, total, d);
@@ -156,7 +160,7 @@ cip_block_inclusive_scan (T value, T * scratch)
       if (lane >= d)
         total += other;
     }
-    if (lane < CIP_BIN_THREADS / 32)
+    if (lane < warps)
       scratch[lane] = total;
   }
   __syncthreads ();

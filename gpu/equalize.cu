@@ -131,16 +131,14 @@ equalize_packed (const CipImage * src, CipImage * dst,
  * 1. the 16-bit histogram (cip_histogram16_count) into the stream's
  *    scratch;
  * 2. (smoothing) a thread a bin replaces its count by the history's;
- * 3. EQUALIZE16_BLOCKS blocks of EQUALIZE16_THREADS bins: each block sums
- *    the whole histogram, coalesced from L2, for the total, the first
- *    occupied level and the count before its own bins, scans its bins for
- *    the exact running sums and writes their table entries;
+ * 3. CIP_HIST16_TABLE_BLOCKS blocks of CIP_HIST16_TABLE_THREADS bins: each
+ *    block sums the whole histogram, coalesced from L2, for the total,
+ *    the first occupied level and the count before its own bins, scans its
+ *    bins for the exact running sums and writes their table entries;
  * 4. every pixel through the 16-bit table (128 KiB, from L2), which also
  *    zeroes the histogram for the next call.
  *
  * The scratch is allocated and zeroed once, by the first call. */
-#define EQUALIZE16_THREADS 1024
-#define EQUALIZE16_BLOCKS (CIP_HIST16_BINS / EQUALIZE16_THREADS)
 
 typedef struct
 {
@@ -148,81 +146,17 @@ typedef struct
   uint16_t table[CIP_HIST16_BINS];
 } Equalize16Scratch;
 
-/* The sum (or with @minimum, the least) of one value per thread of an
- * EQUALIZE16_THREADS block, in every thread; @scratch holds 32. */
-__device__ __forceinline__ uint32_t
-equalize16_block_reduce (uint32_t value, uint32_t * scratch, bool minimum)
-{
-  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-
-  for (int d = 16; d > 0; d >>= 1) {
-    uint32_t other = __shfl_xor_sync (0xffffffffu, value, d);
-
-    value = minimum ? min (value, other) : value + other;
-  }
-  __syncthreads ();
-  if (lane == 0)
-    scratch[warp] = value;
-  __syncthreads ();
-  value = scratch[lane];
-  for (int d = 16; d > 0; d >>= 1) {
-    uint32_t other = __shfl_xor_sync (0xffffffffu, value, d);
-
-    value = minimum ? min (value, other) : value + other;
-  }
-  return value;
-}
-
-/* The inclusive prefix sum of one value per thread of the block. */
-__device__ __forceinline__ uint32_t
-equalize16_block_scan (uint32_t value, uint32_t * scratch)
-{
-  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-
-  for (int d = 1; d < 32; d <<= 1) {
-    uint32_t other = __shfl_up_sync (0xffffffffu, value, d);
-
-    if (lane >= d)
-      value += other;
-  }
-  __syncthreads ();
-  if (lane == 31)
-    scratch[warp] = value;
-  __syncthreads ();
-  if (warp == 0) {
-    uint32_t total = scratch[lane];
-
-    for (int d = 1; d < 32; d <<= 1) {
-      uint32_t other = __shfl_up_sync (0xffffffffu, total, d);
-
-      if (lane >= d)
-        total += other;
-    }
-    scratch[lane] = total;
-  }
-  __syncthreads ();
-  return warp > 0 ? value + scratch[warp - 1] : value;
-}
-
 __global__ void
-equalize16_smooth_kernel (uint32_t * hist, CipSmoothing smoothing)
-{
-  int bin = blockIdx.x * blockDim.x + threadIdx.x;
-
-  hist[bin] = cip_smooth_bin (&smoothing, bin, hist[bin]);
-}
-
-__global__ void
-__launch_bounds__ (EQUALIZE16_THREADS)
+__launch_bounds__ (CIP_HIST16_TABLE_THREADS)
 equalize16_table_kernel (Equalize16Scratch * s)
 {
   __shared__ uint32_t scratch[32];
-  int bin = blockIdx.x * EQUALIZE16_THREADS + threadIdx.x;
+  int bin = blockIdx.x * CIP_HIST16_TABLE_THREADS + threadIdx.x;
   uint32_t total = 0, before = 0, first = CIP_HIST16_BINS - 1;
   uint32_t count, cumulative, first_count;
 
-  for (int c = 0; c < EQUALIZE16_BLOCKS; c++) {
-    int i = c * EQUALIZE16_THREADS + threadIdx.x;
+  for (int c = 0; c < CIP_HIST16_TABLE_BLOCKS; c++) {
+    int i = c * CIP_HIST16_TABLE_THREADS + threadIdx.x;
     uint32_t x = __ldcg (&s->hist[i]);
 
     if (x && (uint32_t) i < first)
@@ -231,12 +165,12 @@ equalize16_table_kernel (Equalize16Scratch * s)
     if (c < (int) blockIdx.x)
       before += x;
   }
-  total = equalize16_block_reduce (total, scratch, false);
-  before = equalize16_block_reduce (before, scratch, false);
-  first = equalize16_block_reduce (first, scratch, true);
+  total = cip_block_reduce (total, scratch, CipSum ());
+  before = cip_block_reduce (before, scratch, CipSum ());
+  first = cip_block_reduce (first, scratch, CipMin ());
 
   count = __ldcg (&s->hist[bin]);
-  cumulative = before + equalize16_block_scan (count, scratch);
+  cumulative = before + cip_block_inclusive_scan (count, scratch);
   first_count = __ldcg (&s->hist[first]);
   if (first_count == total)
     s->table[bin] = (uint32_t) bin == first ? (uint16_t) first : 0;
@@ -314,12 +248,12 @@ equalize16 (const CipImage * src, CipImage * dst,
   if (status != CIP_OK)
     return status;
   if (smoothing) {
-    equalize16_smooth_kernel <<<CIP_HIST16_BINS / 256, 256, 0,
-        stream->stream >>> (s->hist, *smoothing);
-    CIP_CUDA_TRY_LAUNCH (stream, "equalize 16-bit smoothing kernel");
+    status = cip_histogram16_smooth (s->hist, smoothing, stream);
+    if (status != CIP_OK)
+      return status;
   }
-  equalize16_table_kernel <<<EQUALIZE16_BLOCKS, EQUALIZE16_THREADS, 0,
-      stream->stream >>> (s);
+  equalize16_table_kernel <<<CIP_HIST16_TABLE_BLOCKS,
+      CIP_HIST16_TABLE_THREADS, 0, stream->stream >>> (s);
   CIP_CUDA_TRY_LAUNCH (stream, "equalize 16-bit table kernel");
   equalize16_apply_kernel <<<dim3 (cip_row_segments (src->width),
           src->height), CIP_ROW_THREADS, 0, stream->stream >>> (

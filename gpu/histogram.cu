@@ -106,3 +106,21 @@ cip_histogram16_count (const CipImage * src, uint32_t * hist,
   CIP_CUDA_TRY_LAUNCH (stream, "16-bit histogram kernel");
   return CIP_OK;
 }
+
+__global__ static void
+histogram16_smooth_kernel (uint32_t * hist, CipSmoothing smoothing)
+{
+  int bin = blockIdx.x * blockDim.x + threadIdx.x;
+
+  hist[bin] = cip_smooth_bin (&smoothing, bin, hist[bin]);
+}
+
+CipStatus
+cip_histogram16_smooth (uint32_t * hist, const CipSmoothing * smoothing,
+    CipStream * stream)
+{
+  histogram16_smooth_kernel <<<CIP_HIST16_BINS / 256, 256, 0,
+      stream->stream >>> (hist, *smoothing);
+  CIP_CUDA_TRY_LAUNCH (stream, "16-bit histogram smoothing kernel");
+  return CIP_OK;
+}

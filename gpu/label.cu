@@ -590,36 +590,6 @@ resolve_kernel (LabelArgs p)
   }
 }
 
-/* Inclusive prefix sum over a block of OFFSETS_THREADS. */
-__device__ uint32_t
-block_scan_1024 (uint32_t value, uint32_t * warp_sums)
-{
-  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-
-  for (int d = 1; d < 32; d <<= 1) {
-    uint32_t other = __shfl_up_sync (FULL_WARP, value, d);
-
-    if (lane >= d)
-      value += other;
-  }
-  if (lane == 31)
-    warp_sums[warp] = value;
-  __syncthreads ();
-  if (warp == 0) {
-    uint32_t total = warp_sums[lane];
-
-    for (int d = 1; d < 32; d <<= 1) {
-      uint32_t other = __shfl_up_sync (FULL_WARP, total, d);
-
-      if (lane >= d)
-        total += other;
-    }
-    warp_sums[lane] = total;
-  }
-  __syncthreads ();
-  return warp > 0 ? value + warp_sums[warp - 1] : value;
-}
-
 /* 5. counts[0..n) := their exclusive prefix sum, *total := their
  * sum.  One block; each thread takes a run of consecutive counts. */
 __global__ void
@@ -635,7 +605,7 @@ offsets_kernel (uint32_t * counts, uint32_t n, uint32_t * total)
 
   for (uint32_t i = begin; i < end; i++)
     sum += counts[i];
-  run = block_scan_1024 (sum, warp_sums) - sum;
+  run = cip_block_inclusive_scan (sum, warp_sums) - sum;
   for (uint32_t i = begin; i < end; i++) {
     uint32_t c = counts[i];
 
@@ -1246,7 +1216,7 @@ hull_count_kernel (LabelArgs p, uint32_t n_chunks)
 
     if (r < p.counters[0])
       rows = p.regions[r].bottom - p.regions[r].root / p.width + 1;
-    sum = block_scan_1024 (rows, warp_sums);
+    sum = cip_block_inclusive_scan (rows, warp_sums);
     if (threadIdx.x == REGION_THREADS - 1)
       p.hull_chunks[chunk] = sum;
     __syncthreads ();
@@ -1267,7 +1237,7 @@ hull_place_kernel (LabelArgs p, uint32_t n_chunks)
 
     if (region)
       rows = p.regions[r].bottom - p.regions[r].root / p.width + 1;
-    sum = block_scan_1024 (rows, warp_sums);
+    sum = cip_block_inclusive_scan (rows, warp_sums);
     if (region)
       p.regions[r].hull_rows = p.hull_chunks[chunk] + sum - rows;
     __syncthreads ();

@@ -308,7 +308,7 @@ cip_otsu_smoothed (const CipImage * src, CipImage * dst, bool invert,
  *    scratch;
  * 2. (large images only) one warp runs scikit-image's float32 running
  *    sums w1 and w2 over the bins, in its order: their rounding decides;
- * 3. a block per OTSU16_BLOCK_BINS bins: every block sums the whole
+ * 3. a block per CIP_HIST16_TABLE_THREADS bins: every block sums the whole
  *    histogram (coalesced, from L2) for the totals, the image's range and
  *    its own prefix, scans its bins for exact class sums, and each thread
  *    forms its threshold's variance with the reference's operations
@@ -323,17 +323,14 @@ cip_otsu_smoothed (const CipImage * src, CipImage * dst, bool invert,
  *
  * The scratch is allocated once, by the first call; every per-call cost
  * beyond the image's is fixed (65,536 bins). */
-#define OTSU16_THREADS 1024
-#define OTSU16_BLOCK_BINS OTSU16_THREADS
-#define OTSU16_BLOCKS (CIP_HIST16_BINS / OTSU16_BLOCK_BINS)
 
 typedef struct
 {
   uint32_t hist[CIP_HIST16_BINS];
   float lower[CIP_HIST16_BINS];     /* w1, large images */
   float upper[CIP_HIST16_BINS];     /* w2, large images */
-  double best[OTSU16_BLOCKS];       /* each block's largest variance ... */
-  uint32_t at[OTSU16_BLOCKS];       /* ... and its first threshold */
+  double best[CIP_HIST16_TABLE_BLOCKS];     /* each block's best variance */
+  uint32_t at[CIP_HIST16_TABLE_BLOCKS];     /* ... and its first threshold */
   uint32_t blocks_done;
   uint32_t threshold;
 } Otsu16Scratch;
@@ -365,80 +362,6 @@ otsu16_running_sums_kernel (Otsu16Scratch * s)
   }
 }
 
-/* The block-wide sum, minimum or maximum of one value per thread of an
- * OTSU16_THREADS block; @scratch holds 32 values. */
-template < typename T, typename Op > __device__ __forceinline__ T
-otsu16_block_reduce (T value, T * scratch, Op op)
-{
-  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-
-  for (int d = 16; d > 0; d >>= 1)
-    value = op (value, __shfl_xor_sync (0xffffffffu, value, d));
-  __syncthreads ();
-  if (lane == 0)
-    scratch[warp] = value;
-  __syncthreads ();
-  value = scratch[lane];
-  for (int d = 16; d > 0; d >>= 1)
-    value = op (value, __shfl_xor_sync (0xffffffffu, value, d));
-  return value;
-}
-
-/* The inclusive prefix sum of one value per thread of the block. */
-template < typename T > __device__ __forceinline__ T
-otsu16_block_scan (T value, T * scratch)
-{
-  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-
-  for (int d = 1; d < 32; d <<= 1) {
-    T other = __shfl_up_sync (0xffffffffu, value, d);
-
-    if (lane >= d)
-      value += other;
-  }
-  __syncthreads ();
-  if (lane == 31)
-    scratch[warp] = value;
-  __syncthreads ();
-  if (warp == 0) {
-    T total = scratch[lane];
-
-    for (int d = 1; d < 32; d <<= 1) {
-      T other = __shfl_up_sync (0xffffffffu, total, d);
-
-      if (lane >= d)
-        total += other;
-    }
-    scratch[lane] = total;
-  }
-  __syncthreads ();
-  return warp > 0 ? value + scratch[warp - 1] : value;
-}
-
-struct Otsu16Sum
-{
-  template < typename T > __device__ T operator () (T a, T b) const
-  {
-    return a + b;
-  }
-};
-
-struct Otsu16Min
-{
-  __device__ int operator () (int a, int b) const
-  {
-    return min (a, b);
-  }
-};
-
-struct Otsu16Max
-{
-  __device__ int operator () (int a, int b) const
-  {
-    return max (a, b);
-  }
-};
-
 /* The count scikit-image weighs a level's value by: float32. */
 __device__ __forceinline__ uint64_t
 otsu16_weight (uint32_t count)
@@ -455,7 +378,7 @@ typedef struct
 } Otsu16Params;
 
 __global__ void
-__launch_bounds__ (OTSU16_THREADS)
+__launch_bounds__ (CIP_HIST16_TABLE_THREADS)
 otsu16_threshold_kernel (Otsu16Params p)
 {
   __shared__ uint64_t scratch64[32];
@@ -465,7 +388,7 @@ otsu16_threshold_kernel (Otsu16Params p)
   __shared__ int best_at[32];
   __shared__ bool last;
   const uint32_t *hist = p.s->hist;
-  int bin = blockIdx.x * OTSU16_BLOCK_BINS + threadIdx.x;
+  int bin = blockIdx.x * CIP_HIST16_TABLE_THREADS + threadIdx.x;
   int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   uint64_t s_before = 0, s_total = 0, s1;
   uint32_t n_before = 0, n_total = 0, count, n1;
@@ -474,8 +397,8 @@ otsu16_threshold_kernel (Otsu16Params p)
   int at = bin;
 
   /* the totals, the range and what lies before this block's bins */
-  for (int c = 0; c < OTSU16_BLOCKS; c++) {
-    int i = c * OTSU16_BLOCK_BINS + threadIdx.x;
+  for (int c = 0; c < CIP_HIST16_TABLE_BLOCKS; c++) {
+    int i = c * CIP_HIST16_TABLE_THREADS + threadIdx.x;
     uint32_t x = __ldcg (&hist[i]);
     uint64_t sx = otsu16_weight (x) * (uint64_t) i;
 
@@ -490,17 +413,17 @@ otsu16_threshold_kernel (Otsu16Params p)
       n_before += x;
     }
   }
-  s_total = otsu16_block_reduce (s_total, scratch64, Otsu16Sum ());
-  s_before = otsu16_block_reduce (s_before, scratch64, Otsu16Sum ());
-  n_before = otsu16_block_reduce (n_before, scratch32, Otsu16Sum ());
-  n_total = otsu16_block_reduce (n_total, scratch32, Otsu16Sum ());
-  lo = otsu16_block_reduce (lo, scratch_int, Otsu16Min ());
-  hi = otsu16_block_reduce (hi, scratch_int, Otsu16Max ());
+  s_total = cip_block_reduce (s_total, scratch64, CipSum ());
+  s_before = cip_block_reduce (s_before, scratch64, CipSum ());
+  n_before = cip_block_reduce (n_before, scratch32, CipSum ());
+  n_total = cip_block_reduce (n_total, scratch32, CipSum ());
+  lo = cip_block_reduce (lo, scratch_int, CipMin ());
+  hi = cip_block_reduce (hi, scratch_int, CipMax ());
 
   count = __ldcg (&hist[bin]);
-  n1 = n_before + otsu16_block_scan (count, scratch32);
-  s1 = s_before + otsu16_block_scan (otsu16_weight (count) * (uint64_t) bin,
-      scratch64);
+  n1 = n_before + cip_block_inclusive_scan (count, scratch32);
+  s1 = s_before + cip_block_inclusive_scan (otsu16_weight (count) *
+      (uint64_t) bin, scratch64);
   if (count > 0 && bin < hi) {
     float w1, w2;
 
@@ -530,7 +453,7 @@ otsu16_threshold_kernel (Otsu16Params p)
   }
   __syncthreads ();
   if (threadIdx.x == 0) {
-    for (int w = 1; w < OTSU16_THREADS / 32; w++)
+    for (int w = 1; w < CIP_HIST16_TABLE_THREADS / 32; w++)
       if (best_v[w] > v) {
         v = best_v[w];
         at = best_at[w];
@@ -551,7 +474,7 @@ otsu16_threshold_kernel (Otsu16Params p)
     uint32_t t = (uint32_t) lo;
 
     if (lo < hi)
-      for (int b = 0; b < OTSU16_BLOCKS; b++) {
+      for (int b = 0; b < CIP_HIST16_TABLE_BLOCKS; b++) {
         double bv = __ldcg (&p.s->best[b]);
 
         if (bv > top) {
@@ -594,15 +517,6 @@ otsu16_apply_kernel (const uint8_t * __restrict__ src, size_t src_stride,
   for (int i = 0; i < CIP_UNIT; i++)
     v.b[i] = cip_mask_pixel (w[i], t, 255, invert);
   cip_store16 (dst + y * dst_stride, x, width, dst_aligned, v);
-}
-
-/* Temporal smoothing of the 16-bit histogram, in place: a thread a bin. */
-__global__ void
-otsu16_smooth_kernel (uint32_t * hist, CipSmoothing smoothing)
-{
-  int bin = blockIdx.x * blockDim.x + threadIdx.x;
-
-  hist[bin] = cip_smooth_bin (&smoothing, bin, hist[bin]);
 }
 
 extern "C" CipStatus
@@ -648,16 +562,16 @@ cip_otsu16_smoothed (const CipImage * src, CipImage * dst, bool invert,
   if (status != CIP_OK)
     return status;
   if (smoothing) {
-    otsu16_smooth_kernel <<<CIP_HIST16_BINS / 256, 256, 0,
-        stream->stream >>> (p.s->hist, *smoothing);
-    CIP_CUDA_TRY_LAUNCH (stream, "Otsu 16-bit smoothing kernel");
+    status = cip_histogram16_smooth (p.s->hist, smoothing, stream);
+    if (status != CIP_OK)
+      return status;
   }
   if (!p.exact) {
     otsu16_running_sums_kernel <<<1, 64, 0, stream->stream >>> (p.s);
     CIP_CUDA_TRY_LAUNCH (stream, "Otsu 16-bit running-sum kernel");
   }
-  otsu16_threshold_kernel <<<OTSU16_BLOCKS, OTSU16_THREADS, 0,
-      stream->stream >>> (p);
+  otsu16_threshold_kernel <<<CIP_HIST16_TABLE_BLOCKS,
+      CIP_HIST16_TABLE_THREADS, 0, stream->stream >>> (p);
   CIP_CUDA_TRY_LAUNCH (stream, "Otsu 16-bit threshold kernel");
   otsu16_apply_kernel <<<dim3 (cip_row_segments (src->width), src->height),
       CIP_ROW_THREADS, 0, stream->stream >>> ((const uint8_t *) src->data,

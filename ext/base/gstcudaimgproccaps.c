@@ -266,6 +266,42 @@ gst_cuda_imgproc_caps_fixate_gray_as_yuv (const GstCudaImgprocFormats *
   return othercaps;
 }
 
+/* Gray taken from the luma of YUV is that luma: it keeps the input's
+ * colorimetry, so that a BT.709 camera's gray frame says it is
+ * BT.709 luma of limited range rather than taking GRAY's full-range BT.601
+ * default, under which a converter downstream would read it wrongly. */
+GstCaps *
+gst_cuda_imgproc_caps_fixate_luma (GstCaps * caps, GstCaps * othercaps)
+{
+  GstStructure *out;
+  const gchar *out_format;
+  GstVideoInfo in_info;
+  const GstVideoFormatInfo *out_finfo;
+  gchar *colorimetry;
+
+  if (gst_caps_is_empty (othercaps) ||
+      !gst_video_info_from_caps (&in_info, caps))
+    return othercaps;
+  out = gst_caps_get_structure (othercaps, 0);
+  out_format = gst_structure_get_string (out, "format");
+  if (out_format == NULL || gst_structure_has_field (out, "colorimetry"))
+    return othercaps;
+  out_finfo = gst_video_format_get_info (gst_video_format_from_string
+      (out_format));
+  if (out_finfo == NULL || !GST_VIDEO_FORMAT_INFO_IS_GRAY (out_finfo) ||
+      !GST_VIDEO_INFO_IS_YUV (&in_info))
+    return othercaps;
+
+  colorimetry = gst_video_colorimetry_to_string (&in_info.colorimetry);
+  if (colorimetry == NULL)
+    return othercaps;
+  othercaps = gst_caps_make_writable (othercaps);
+  gst_structure_set (gst_caps_get_structure (othercaps, 0), "colorimetry",
+      G_TYPE_STRING, colorimetry, NULL);
+  g_free (colorimetry);
+  return othercaps;
+}
+
 gboolean
 gst_cuda_imgproc_caps_are_cuda (GstCaps * caps)
 {

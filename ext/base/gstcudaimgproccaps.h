@@ -47,6 +47,11 @@ GstCaps *gst_cuda_imgproc_caps_prefer_cuda (GstCaps * othercaps);
 /* @othercaps (fixed output caps for input @caps) with the colorimetry of
  * a gray frame as YUV when it is one: full range, BT.601 matrix, so that
  * any converter gives R = G = B = Y. */
+/* @othercaps (fixed output caps for input @caps) with the input's
+ * colorimetry when they are gray taken from YUV: the luma's own. */
+GstCaps *gst_cuda_imgproc_caps_fixate_luma (GstCaps * caps,
+    GstCaps * othercaps);
+
 GstCaps *gst_cuda_imgproc_caps_fixate_gray_as_yuv (const GstCudaImgprocFormats
     * element, GstCaps * caps, GstCaps * othercaps);
 

@@ -459,6 +459,7 @@ gst_cuda_imgproc_filter_fixate_caps (GstBaseTransform * trans,
 
     othercaps = gst_cuda_imgproc_caps_fixate_gray_as_yuv (&formats, caps,
         othercaps);
+    othercaps = gst_cuda_imgproc_caps_fixate_luma (caps, othercaps);
   }
   return othercaps;
 }

@@ -132,12 +132,15 @@ typedef struct
   CipStream *stream;
   cudaStream_t cuda;
   cudaEvent_t events[BATCH + 1];
-  uint8_t *threshold;           /* page-locked, for cip_otsu */
+  uint8_t *threshold;           /* page-locked, for cip_otsu ... */
+  uint16_t *threshold16;        /* ... and cip_otsu16 */
   /* NPP's operands. */
   uint8_t npp_threshold;
   int32_t *npp_hist;            /* device, 256 bins */
   int32_t *npp_values;          /* device, 256-entry lookup table */
   int32_t *npp_levels;          /* device, 0 .. 255 */
+  int32_t *npp_hist16;          /* device, 65536 bins */
+  uint16_t *npp_table16;        /* device, 65536-entry lookup table */
   /* cip_label's tables: the count alone, and every region (page-locked),
    * and a GRAY16 label image. */
   CipRegionTable count_only;
@@ -355,6 +358,12 @@ run_otsu (Ctx * c, const CipImage * src, CipImage * dst)
   return cip_otsu (src, dst, false, c->threshold, c->stream) == CIP_OK;
 }
 
+static gboolean
+run_otsu16 (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return cip_otsu16 (src, dst, false, c->threshold16, c->stream) == CIP_OK;
+}
+
 /* 5x5: radius ceil (4 * 0.5) = 2. */
 static gboolean
 run_blur_5x5 (Ctx * c, const CipImage * src, CipImage * dst)
@@ -505,6 +514,15 @@ static gboolean
 run_npp_otsu (Ctx * c, const CipImage * src, CipImage * dst)
 {
   return run_npp_histogram (c, src, dst) && run_npp_threshold (c, src, dst);
+}
+
+static gboolean
+run_npp_equalize16 (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return npp_histogram_even_16u (src->data, (int) src->stride, src->width,
+      src->height, c->npp_hist16) == 0
+      && npp_lut_palette_16u (src->data, (int) src->stride, dst->data,
+      (int) dst->stride, src->width, src->height, c->npp_table16) == 0;
 }
 
 #define NPP_PEER(f) f
@@ -1332,6 +1350,67 @@ out:
   set_free (&gray_out, c);
 }
 
+/* What the timing itself costs, for the gray rows beside them: a call that
+ * does nothing (a 1-byte memset) and the RGBA frame copied on the device,
+ * each timed as a gray call is. */
+static gboolean
+run_floor_empty (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return cudaMemsetAsync (dst->data, 0, 1, c->cuda) == cudaSuccess;
+}
+
+static gboolean
+run_floor_copy (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return cudaMemcpy2DAsync (dst->data, dst->stride, src->data, src->stride,
+      (size_t) src->width * 4, src->height, cudaMemcpyDeviceToDevice,
+      c->cuda) == cudaSuccess;
+}
+
+static void
+run_gray_floors (Ctx * c, int s, size_t rotation_bytes, double copy_gbps)
+{
+  static const struct
+  {
+    const char *name;
+    OpFunc func;
+    int bytes_per_pixel;
+  } floors[] = {
+    {"cip_gray floor: an empty call (1-byte memset)", run_floor_empty, 0},
+    {"cip_gray floor: the RGBA frame copied on the device", run_floor_copy,
+        8},
+  };
+  int width = sizes[s].width, height = sizes[s].height;
+  size_t pair = (size_t) width * height * 8;
+  int n = MAX (4, (int) ((rotation_bytes + pair - 1) / pair));
+  Set set = { 0, };
+  guint i;
+
+  if (!set_alloc_full (&set, c, n, width, height, CIP_FORMAT_RGBA, TRUE,
+          CIP_FORMAT_RGBA)) {
+    op_failed (c, "cip_gray floor", sizes[s].name, FALSE);
+    goto out;
+  }
+  for (i = 0; i < G_N_ELEMENTS (floors); i++) {
+    Timing t;
+
+    if (only && !strstr (floors[i].name, only))
+      continue;
+    if (!time_op (c, floors[i].func, &set, &t)) {
+      op_failed (c, floors[i].name, sizes[s].name, FALSE);
+      continue;
+    }
+    print_op_row (floors[i].name, sizes[s].name, "random RGBA", &t, NAN,
+        (double) width * height * floors[i].bytes_per_pixel, copy_gbps);
+    csv_row ("floor", floors[i].name, sizes[s].name, width, height,
+        "random RGBA", &t, NAN,
+        (double) width * height * floors[i].bytes_per_pixel, copy_gbps);
+    n_passed++;
+  }
+out:
+  set_free (&set, c);
+}
+
 /* The gray rows of every layout at size @s, each with its own inputs and
  * outputs (over @rotation_bytes together), NPP's call beside it where it
  * has one. */
@@ -1384,6 +1463,99 @@ run_gray_layouts (Ctx * c, int s, size_t rotation_bytes, double copy_gbps)
     set_free (&set, c);
     g_free (name);
     g_free (input);
+  }
+}
+
+/* GRAY16_LE in: cip_equalize (GRAY16 out, NPP's 16-bit HistogramEven +
+ * LUTPalette beside it) and cip_otsu (GRAY8 mask out), on uniform 16-bit
+ * values and on a 12-bit sensor's (4,096 occupied levels of 65,536). */
+static const struct
+{
+  const char *name;
+  CipFormat out;
+  OpFunc ours;
+  OpFunc npp;
+  int bytes_per_pixel;          /* read twice, written once */
+} deep_cases[] = {
+  {"cip_equalize GRAY16", CIP_FORMAT_GRAY16, run_equalize,
+      NPP_PEER (run_npp_equalize16), 6},
+  {"cip_otsu GRAY16", CIP_FORMAT_GRAY8, run_otsu16, NULL, 5},
+};
+
+static const struct
+{
+  const char *name;
+  CipFormat stored;             /* random bytes in it, read as luma */
+} deep_inputs[] = {
+  {"uniform GRAY16", CIP_FORMAT_GRAY16},
+  {"12-bit sensor", CIP_FORMAT_GRAY12_LSB},
+};
+
+static void
+run_deep (Ctx * c, int s, size_t rotation_bytes, double copy_gbps)
+{
+  int width = sizes[s].width, height = sizes[s].height;
+  double pixels = (double) width * height;
+  guint i, k, j;
+
+  for (i = 0; i < G_N_ELEMENTS (deep_cases); i++) {
+    size_t pair = (size_t) width * height * deep_cases[i].bytes_per_pixel;
+    int n = MAX (4, (int) ((rotation_bytes + pair - 1) / pair));
+
+    if (only && !strstr (deep_cases[i].name, only))
+      continue;
+    for (k = 0; k < G_N_ELEMENTS (deep_inputs); k++) {
+      Set set = { 0, };
+      CipImage raw = { 0, };
+      double npp_us = NAN;
+      Timing ours;
+
+      /* Random bytes, then the luma of them as GRAY16_LE. */
+      if (!set_alloc_full (&set, c, n, width, height, CIP_FORMAT_GRAY16,
+              TRUE, deep_cases[i].out)
+          || !set_fill_random (&set, c, 9000 + 100 * s + k)
+          || cip_image_alloc (&raw, width, height, CIP_FORMAT_GRAY16,
+              c->stream) != CIP_OK) {
+        op_failed (c, deep_cases[i].name, sizes[s].name, FALSE);
+        goto next;
+      }
+      for (j = 0; j < (guint) n && deep_inputs[k].stored != CIP_FORMAT_GRAY16;
+          j++) {
+        CipImage as_stored = raw;
+
+        as_stored.format = deep_inputs[k].stored;
+        if (cip_copy (&set.src[j], &raw, c->stream) != CIP_OK
+            || cip_gray (&as_stored, &set.src[j], CIP_GRAY_BT601,
+                c->stream) != CIP_OK) {
+          op_failed (c, "cip_gray", sizes[s].name, FALSE);
+          goto next;
+        }
+      }
+      if (!time_op (c, deep_cases[i].ours, &set, &ours)) {
+        op_failed (c, deep_cases[i].name, sizes[s].name, FALSE);
+        goto next;
+      }
+#ifdef HAVE_NPP
+      if (deep_cases[i].npp) {
+        Timing npp;
+
+        if (time_op (c, deep_cases[i].npp, &set, &npp))
+          npp_us = npp.median;
+        else
+          op_failed (c, "HistogramEven_16u + LUTPalette_16u", sizes[s].name,
+              TRUE);
+      }
+#endif
+      print_op_row (deep_cases[i].name, sizes[s].name, deep_inputs[k].name,
+          &ours, npp_us, pixels * deep_cases[i].bytes_per_pixel, copy_gbps);
+      csv_row ("op", deep_cases[i].name, sizes[s].name, width, height,
+          deep_inputs[k].name, &ours, npp_us,
+          pixels * deep_cases[i].bytes_per_pixel, copy_gbps);
+      n_passed++;
+    next:
+      cip_image_free (&raw, c->stream);
+      set_free (&set, c);
+    }
   }
 }
 
@@ -1504,7 +1676,8 @@ run_gpu (void)
   CUDA_CHECK (cudaRuntimeGetVersion (&runtime));
   for (i = 0; i <= BATCH; i++)
     CUDA_CHECK (cudaEventCreate (&c.events[i]));
-  if (cip_host_alloc ((void **) &c.threshold, 1, c.stream) != CIP_OK) {
+  if (cip_host_alloc ((void **) &c.threshold, 1, c.stream) != CIP_OK
+      || cip_host_alloc ((void **) &c.threshold16, 2, c.stream) != CIP_OK) {
     g_printerr ("cip_host_alloc: %s\n", cip_stream_error (c.stream));
     return FALSE;
   }
@@ -1529,6 +1702,12 @@ run_gpu (void)
             cudaMemcpyHostToDevice, c.cuda));
     CUDA_CHECK (cudaMemcpyAsync (c.npp_values, levels, sizeof (levels),
             cudaMemcpyHostToDevice, c.cuda));
+    CUDA_CHECK (cudaMalloc ((void **) &c.npp_hist16, 65536 * sizeof (int32_t)));
+    /* The table's values do not change its cost: zeros. */
+    CUDA_CHECK (cudaMalloc ((void **) &c.npp_table16,
+            65536 * sizeof (uint16_t)));
+    CUDA_CHECK (cudaMemsetAsync (c.npp_table16, 0, 65536 * sizeof (uint16_t),
+            c.cuda));
     CUDA_CHECK (cudaStreamSynchronize (c.cuda));
     if (npp_peers_init (c.cuda, sizes[G_N_ELEMENTS (sizes) - 1].width,
             sizes[G_N_ELEMENTS (sizes) - 1].height) != 0) {
@@ -1555,7 +1734,9 @@ run_gpu (void)
     print_op_header ();
     for (s = 0; s < (int) G_N_ELEMENTS (sizes); s++) {
       run_size (&c, s, rotation_bytes, copy_gbps);
+      run_gray_floors (&c, s, rotation_bytes, copy_gbps);
       run_gray_layouts (&c, s, rotation_bytes, copy_gbps);
+      run_deep (&c, s, rotation_bytes, copy_gbps);
     }
     printf ("\n");
   } else {
@@ -1574,10 +1755,13 @@ run_gpu (void)
   cudaFree (c.npp_hist);
   cudaFree (c.npp_values);
   cudaFree (c.npp_levels);
+  cudaFree (c.npp_hist16);
+  cudaFree (c.npp_table16);
 #endif
   for (i = 0; i <= BATCH; i++)
     cudaEventDestroy (c.events[i]);
   cip_host_free (c.threshold, c.stream);
+  cip_host_free (c.threshold16, c.stream);
   cip_stream_free (c.stream);
   return TRUE;
 }

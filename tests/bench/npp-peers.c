@@ -46,7 +46,17 @@
  *    nMaxThreadsPerBlock, nSharedMemPerBlock (size_t),
  *    nCudaDevAttrComputeCapabilityMajor/Minor, nStreamFlags, nReserved0.
  *
- * Libraries: nppc (core), nppicc (RGBToGray, ColorToGray, LUT_Linear),
+ *  - the 16-bit forms, same headers and pages:
+ *      NppStatus nppiHistogramEven_16u_C1R_Ctx (const Npp16u * pSrc, ...)
+ *          and nppiHistogramEvenGetBufferSize_16u_C1R_Ctx, the arguments
+ *          of the 8-bit forms;
+ *      NppStatus nppiLUTPalette_16u_C1R_Ctx (const Npp16u * pSrc,
+ *          int nSrcStep, Npp16u * pDst, int nDstStep, NppiSize oSizeROI,
+ *          const Npp16u * pTable, int nBitSize,
+ *          NppStreamContext nppStreamCtx);
+ *
+ * Libraries: nppc (core), nppicc (RGBToGray, ColorToGray, LUT_Linear,
+ * LUTPalette), nppif (FilterGauss, LabelMarkersUF), nppim (Erode3x3),
  * nppist (HistogramEven), nppitc (Threshold_GTVal). */
 
 #include <stdio.h>
@@ -67,10 +77,13 @@ npp_peers_error (void)
 #include <npp.h>
 
 #define N_LEVELS 257            /* one bin per 8-bit value */
+#define N_LEVELS_16 65537       /* one bin per 16-bit value */
 
 static NppStreamContext ctx;
 static Npp8u *hist_buffer;      /* HistogramEven's scratch */
 static size_t hist_buffer_size;
+static Npp8u *hist16_buffer;    /* the same for 16 bits, largest image */
+static size_t hist16_buffer_size;
 /* The ROI last checked against hist_buffer_size: the size query is a host
  * call, kept out of the timed path. */
 static NppiSize checked_roi;
@@ -140,6 +153,9 @@ npp_peers_init (cudaStream_t stream, int max_width, int max_height)
           &hist_buffer_size, ctx));
   CUDA_TRY (cudaMalloc ((void **) &hist_buffer, hist_buffer_size));
   checked_roi = roi;
+  NPP_TRY (nppiHistogramEvenGetBufferSize_16u_C1R_Ctx (roi, N_LEVELS_16,
+          &hist16_buffer_size, ctx));
+  CUDA_TRY (cudaMalloc ((void **) &hist16_buffer, hist16_buffer_size));
 
   {
     int size;
@@ -162,6 +178,7 @@ void
 npp_peers_free (void)
 {
   cudaFree (hist_buffer);
+  cudaFree (hist16_buffer);
   cudaFree (label_buffer);
   cudaFree (compress_buffer);
   cudaFree (labels);
@@ -239,6 +256,30 @@ npp_histogram_even (const void *src, int src_pitch, int width, int height,
   }
   NPP_TRY (nppiHistogramEven_8u_C1R_Ctx ((const Npp8u *) src, src_pitch, roi,
           (Npp32s *) hist, N_LEVELS, 0, 256, hist_buffer, ctx));
+  return 0;
+}
+
+/* The scratch was sized at init for the largest image: the size query is a
+ * host call, kept out of the timed path. */
+int
+npp_histogram_even_16u (const void *src, int src_pitch, int width,
+    int height, int32_t * hist)
+{
+  NppiSize roi = { width, height };
+
+  NPP_TRY (nppiHistogramEven_16u_C1R_Ctx ((const Npp16u *) src, src_pitch,
+          roi, (Npp32s *) hist, N_LEVELS_16, 0, 65536, hist16_buffer, ctx));
+  return 0;
+}
+
+int
+npp_lut_palette_16u (const void *src, int src_pitch, void *dst,
+    int dst_pitch, int width, int height, const uint16_t * table)
+{
+  NppiSize roi = { width, height };
+
+  NPP_TRY (nppiLUTPalette_16u_C1R_Ctx ((const Npp16u *) src, src_pitch,
+          (Npp16u *) dst, dst_pitch, roi, (const Npp16u *) table, 16, ctx));
   return 0;
 }
 
@@ -353,6 +394,20 @@ npp_color_to_gray (NppGrayCall call, const float weights[4],
 int
 npp_histogram_even (const void *src, int src_pitch, int width, int height,
     int32_t * hist)
+{
+  return no_npp ();
+}
+
+int
+npp_histogram_even_16u (const void *src, int src_pitch, int width,
+    int height, int32_t * hist)
+{
+  return no_npp ();
+}
+
+int
+npp_lut_palette_16u (const void *src, int src_pitch, void *dst,
+    int dst_pitch, int width, int height, const uint16_t * table)
 {
   return no_npp ();
 }

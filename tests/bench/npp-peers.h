@@ -59,6 +59,16 @@ int npp_color_to_gray (NppGrayCall call, const float weights[4],
 int npp_histogram_even (const void *src, int src_pitch, int width,
     int height, int32_t * hist);
 
+/* nppiHistogramEven_16u_C1R_Ctx with 65537 levels from 0 to 65536: one
+ * bin per 16-bit value; @hist is a device array of 65536. */
+int npp_histogram_even_16u (const void *src, int src_pitch, int width,
+    int height, int32_t * hist);
+
+/* nppiLUTPalette_16u_C1R_Ctx with a 16-bit table: @table is a device
+ * array of 65536 values. */
+int npp_lut_palette_16u (const void *src, int src_pitch, void *dst,
+    int dst_pitch, int width, int height, const uint16_t * table);
+
 /* nppiLUT_Linear_8u_C1R_Ctx: @values and @levels are device arrays of
  * @n_levels entries. */
 int npp_lut_linear (const void *src, int src_pitch, void *dst, int dst_pitch,

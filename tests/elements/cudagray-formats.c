@@ -14,15 +14,16 @@
  * cudaupload.  A buffer shorter than its caps is a STREAM/FORMAT error.
  *
  * What videoconvert does here (measured on 1.22.0 and 1.28.6, random
- * frames up to 1920x1080, dither on or off alike): with the BT.601 matrix,
- * the default of caps without colorimetry up to 576 rows, it takes the
- * luma alone; 8-bit luma v is v in GRAY8 and v * 257 in GRAY16; a 16-bit
- * word w of P010_10LE is w | w >> 10 (its low 6 bits kept), of I420_10LE
- * t | t >> 10 with t = (w << 6) & 0xffff (bits above bit 9 dropped), of
- * I420_12LE t | t >> 12 with t = (w << 4) & 0xffff; GRAY8 is the top byte
- * of that.  Frames of more than 576 rows default to BT.709, which
- * videoconvert converts to GRAY's BT.601 through RGB, chroma and all: the
- * frames here stay small. */
+ * frames up to 1920x1080, dither on or off alike): asked for gray of the
+ * input's colorimetry, it takes the luma alone; 8-bit luma v is v in GRAY8
+ * and v * 257 in GRAY16; a 16-bit word w of P010_10LE is w | w >> 10 (its
+ * low 6 bits kept), of I420_10LE t | t >> 10 with t = (w << 6) & 0xffff
+ * (bits above bit 9 dropped), of I420_12LE t | t >> 12 with
+ * t = (w << 4) & 0xffff; GRAY8 is the top byte of that.  cudagray's gray
+ * says it has the input's colorimetry: BT.601 for caps without one up to
+ * 576 rows, BT.709 above (the 40x580 frames).  Asked for GRAY8 without a
+ * colorimetry, videoconvert gives GRAY's default, full-range BT.601: from
+ * BT.709 it converts through RGB, chroma and all, a different picture. */
 
 #include <string.h>
 
@@ -53,7 +54,7 @@ static const struct
 {
   gint width, height;
 } sizes[] = {
-  {64, 48}, {33, 17}, {17, 33}, {1, 1},
+  {64, 48}, {33, 17}, {17, 33}, {1, 1}, {40, 580},
 };
 
 typedef enum
@@ -75,6 +76,7 @@ typedef struct
   GstCaps *caps;
   GstBuffer *buffer;
   gchar *name;                  /* for messages: "P010_10LE 33x17 padded" */
+  gchar *colorimetry;           /* the caps', defaults filled in */
 } Frame;
 
 static gboolean
@@ -113,6 +115,7 @@ frame_init (Frame * frame, GstVideoFormat format, gint width, gint height,
   frame->height = height;
   frame->layout = layout;
   frame->caps = cip_test_caps_new (format, width, height);
+  frame->colorimetry = gst_video_colorimetry_to_string (&info.colorimetry);
   frame->name = g_strdup_printf ("%s %dx%d %s",
       gst_video_format_to_string (format), width, height, layout_names[layout]);
   frame->buffer = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info),
@@ -138,6 +141,7 @@ frame_clear (Frame * frame)
   gst_clear_caps (&frame->caps);
   gst_clear_buffer (&frame->buffer);
   g_clear_pointer (&frame->name, g_free);
+  g_clear_pointer (&frame->colorimetry, g_free);
 }
 
 /* A copy of the frame's buffer for one element: neither may see what the
@@ -358,12 +362,25 @@ videoconvert (const Frame * frame, GstVideoFormat out_format, GstCaps ** caps)
 
   gst_harness_set_src_caps (h, gst_caps_copy (frame->caps));
   gst_harness_set_sink_caps (h, gst_caps_new_simple ("video/x-raw", "format",
-          G_TYPE_STRING, gst_video_format_to_string (out_format), NULL));
+          G_TYPE_STRING, gst_video_format_to_string (out_format),
+          "colorimetry", G_TYPE_STRING, frame->colorimetry, NULL));
   out = cip_test_push_pull (h, frame_copy (frame));
   *caps = cip_test_harness_output_caps (h);
   gst_harness_teardown (h);
   assert_oracle (frame, out_format, out, *caps);
   return out;
+}
+
+/* cudagray's gray is the input's luma and says so: its colorimetry. */
+static void
+assert_colorimetry_kept (const Frame * frame, const GstVideoInfo * out_info)
+{
+  gchar *out = gst_video_colorimetry_to_string (&out_info->colorimetry);
+
+  fail_unless (g_strcmp0 (out, frame->colorimetry) == 0,
+      "%s: cudagray's gray has colorimetry %s, the input %s", frame->name,
+      out, frame->colorimetry);
+  g_free (out);
 }
 
 /* The frame through "cudagray backend=<the backend under test>" in system
@@ -389,6 +406,7 @@ check_frame (const Frame * frame, GstVideoFormat out_format)
   out_caps = cip_test_harness_output_caps (h);
   fail_unless (gst_video_info_from_caps (&info, out_caps));
   fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (&info), out_format);
+  assert_colorimetry_kept (frame, &info);
   assert_gray_equal (frame, out_format, out, out_caps, ref, ref_caps,
       "cudagray");
 
