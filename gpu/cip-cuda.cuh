@@ -52,6 +52,7 @@ struct _CipStream
   cudaStream_t stream;
   bool owns_stream;             /* false: the caller's, left alive at free */
   int sm_count;
+  bool integrated;              /* the GPU shares the host's memory */
   /* Two histograms of CIP_HIST_BINS counters and a block counter: a
    * histogram operation counts into hist[hist_turn] and zeroes the other,
    * for the next. */

@@ -172,6 +172,19 @@ CipStatus cip_image_alloc (CipImage * image, int width, int height,
 void cip_image_free (CipImage * image, CipStream * stream);
 CipStatus cip_host_alloc (void **ptr, size_t size, CipStream * stream);
 void cip_host_free (void *ptr, CipStream * stream);
+/* Whether @stream's GPU shares the host's memory (a Jetson's), where
+ * copying frames between the two is pure waste. */
+bool cip_stream_integrated (CipStream * stream);
+/* Whether @host is in page-locked host memory (cip_host_alloc, any
+ * cudaHostAlloc, or cip_host_register) that kernels can read and write in
+ * place: then @device is its address for them.  With the context
+ * current. */
+bool cip_host_device_address (const void *host, void **device);
+/* Page-locks @size bytes of ordinary host memory for kernels to use in
+ * place, until cip_host_unregister(); fails where the driver cannot (the
+ * range overlaps one already registered, or the platform does not). */
+CipStatus cip_host_register (void *host, size_t size, CipStream * stream);
+void cip_host_unregister (void *host);
 /* Memory the operations keep from frame to frame (the history of
  * temporal smoothing): device memory, not initialised;
  * cip_ref_buffer_alloc() gives host memory for the reference. */

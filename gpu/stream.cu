@@ -148,11 +148,14 @@ cip_device_count (int *count)
 static CipStatus
 stream_init (CipStream * s, void *cuda_stream)
 {
-  int device;
+  int device, integrated;
 
   CIP_CUDA_TRY (s, cudaGetDevice (&device));
   CIP_CUDA_TRY (s, cudaDeviceGetAttribute (&s->sm_count,
           cudaDevAttrMultiProcessorCount, device));
+  CIP_CUDA_TRY (s, cudaDeviceGetAttribute (&integrated,
+          cudaDevAttrIntegrated, device));
+  s->integrated = integrated != 0;
   if (cuda_stream) {
     s->stream = (cudaStream_t) cuda_stream;
   } else {
@@ -337,6 +340,46 @@ cip_host_free (void *ptr, CipStream * stream)
     return;
   cudaFreeHost (ptr);
   count_free (stream);
+}
+
+bool
+cip_stream_integrated (CipStream * stream)
+{
+  return stream->integrated;
+}
+
+/* Page-locked host memory is addressable by kernels in every 64-bit
+ * process (unified addressing); its device address may differ from the
+ * host's where the memory was registered without it. */
+bool
+cip_host_device_address (const void *host, void **device)
+{
+  cudaPointerAttributes attributes;
+
+  if (cudaPointerGetAttributes (&attributes, host) != cudaSuccess) {
+    cudaGetLastError ();
+    return false;
+  }
+  if (attributes.type != cudaMemoryTypeHost || !attributes.devicePointer)
+    return false;
+  *device = attributes.devicePointer;
+  return true;
+}
+
+CipStatus
+cip_host_register (void *host, size_t size, CipStream * stream)
+{
+  /* Portable: for every context; mapped: addressable by kernels. */
+  CIP_CUDA_TRY (stream, cudaHostRegister (host, size,
+          cudaHostRegisterPortable | cudaHostRegisterMapped));
+  return CIP_OK;
+}
+
+void
+cip_host_unregister (void *host)
+{
+  if (cudaHostUnregister (host) != cudaSuccess)
+    cudaGetLastError ();
 }
 
 CipStatus

@@ -46,11 +46,13 @@ enum
   PROP_0,
   PROP_BACKEND,
   PROP_CUDA_DEVICE_ID,
+  PROP_ZERO_COPY,
   PROP_STATS,
 };
 
 #define DEFAULT_BACKEND GST_CUDA_IMGPROC_BACKEND_AUTO
 #define DEFAULT_CUDA_DEVICE_ID -1
+#define DEFAULT_ZERO_COPY GST_CUDA_IMGPROC_ZERO_COPY_AUTO
 
 
 typedef struct
@@ -58,6 +60,7 @@ typedef struct
   /* Properties, under the object lock; changed only in NULL and READY. */
   GstCudaImgprocBackend backend;
   gint device_id;
+  GstCudaImgprocZeroCopy zero_copy;
 
   /* backend=auto: whether CUDA was found usable, from NULL to READY until
    * back to NULL */
@@ -95,6 +98,27 @@ gst_cuda_imgproc_backend_get_type (void)
 
   if (g_once_init_enter (&type)) {
     GType t = g_enum_register_static ("GstCudaImgprocBackend", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+GType
+gst_cuda_imgproc_zero_copy_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_CUDA_IMGPROC_ZERO_COPY_AUTO, "On where the GPU shares the host's "
+          "memory (integrated, as a Jetson's), off elsewhere", "auto"},
+    {GST_CUDA_IMGPROC_ZERO_COPY_ON, "Kernels use system-memory frames in "
+          "place, on any GPU", "on"},
+    {GST_CUDA_IMGPROC_ZERO_COPY_OFF, "System-memory frames are copied to and "
+          "from device memory", "off"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaImgprocZeroCopy", values);
     g_once_init_leave (&type, t);
   }
   return type;
@@ -193,6 +217,32 @@ gst_cuda_imgproc_filter_class_init (GstCudaImgprocFilterClass * klass)
           GST_PARAM_MUTABLE_READY));
 
   /**
+   * GstCudaImgprocFilter:zero-copy:
+   *
+   * Whether the kernels read and write frames in system memory in place,
+   * through the GPU's view of page-locked host memory, rather than copies
+   * of them in device memory.  Page-locked frames (the pools the elements
+   * propose and use) are used as they are; an upstream frame in ordinary
+   * memory is page-locked once, where the driver can, and stays so until
+   * upstream frees it; one that cannot be is copied as before.  `auto`
+   * turns it on where the GPU shares the host's memory (an integrated GPU,
+   * a Jetson's), where a copy is pure waste; on a discrete GPU the kernels
+   * then cross the bus for every pixel they touch.  `cudalabel` copies its
+   * input all the same (it reads it again when the frame is done).  The
+   * `stats` counters `uploads` and `downloads` count the copies made.
+   *
+   * Since: 0.2
+   */
+  g_object_class_install_property (gobject_class, PROP_ZERO_COPY,
+      g_param_spec_enum ("zero-copy", "Zero copy",
+          "Whether kernels use system-memory frames in place: auto (on "
+          "where the GPU shares the host's memory, as a Jetson's), on or "
+          "off (copies to and from device memory)",
+          GST_TYPE_CUDA_IMGPROC_ZERO_COPY, DEFAULT_ZERO_COPY,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
+  /**
    * GstCudaImgprocFilter:stats:
    *
    * Counters of the element's work since it was created: `frames`
@@ -250,6 +300,7 @@ gst_cuda_imgproc_filter_class_init (GstCudaImgprocFilterClass * klass)
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_IMGPROC_FILTER, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_IMGPROC_BACKEND, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_IMGPROC_ZERO_COPY, 0);
 }
 
 static void
@@ -259,6 +310,7 @@ gst_cuda_imgproc_filter_init (GstCudaImgprocFilter * filter)
 
   priv->backend = DEFAULT_BACKEND;
   priv->device_id = DEFAULT_CUDA_DEVICE_ID;
+  priv->zero_copy = DEFAULT_ZERO_COPY;
   /* as GstVideoFilter: a live source's late frames are dropped and
    * counted in a QoS message, not computed */
   gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (filter), TRUE);
@@ -296,6 +348,10 @@ gst_cuda_imgproc_filter_set_property (GObject * object, guint prop_id,
       if (!refused)
         priv->device_id = g_value_get_int (value);
       break;
+    case PROP_ZERO_COPY:
+      if (!refused)
+        priv->zero_copy = g_value_get_enum (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       refused = FALSE;
@@ -324,6 +380,9 @@ gst_cuda_imgproc_filter_get_property (GObject * object, guint prop_id,
       break;
     case PROP_CUDA_DEVICE_ID:
       g_value_set_int (value, priv->device_id);
+      break;
+    case PROP_ZERO_COPY:
+      g_value_set_enum (value, priv->zero_copy);
       break;
     case PROP_STATS:
       g_value_take_boxed (value, gst_structure_new ("cudaimgproc-stats",
@@ -545,12 +604,14 @@ gst_cuda_imgproc_filter_start (GstBaseTransform * trans)
   GstCudaImgprocFilter *filter = GST_CUDA_IMGPROC_FILTER (trans);
   GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
   gboolean on_cuda, auto_pending;
+  GstCudaImgprocZeroCopy zero_copy;
   gint device_id;
 
   GST_OBJECT_LOCK (filter);
   auto_pending = priv->backend == GST_CUDA_IMGPROC_BACKEND_AUTO &&
       !priv->auto_resolved;
   device_id = priv->device_id;
+  zero_copy = priv->zero_copy;
   GST_OBJECT_UNLOCK (filter);
   /* auto set in READY, after the change to READY looked for nothing */
   if (auto_pending)
@@ -558,7 +619,7 @@ gst_cuda_imgproc_filter_start (GstBaseTransform * trans)
   on_cuda = uses_cuda (filter);
 
   return gst_cuda_imgproc_frame_path_start (&priv->path, filter, on_cuda,
-      device_id);
+      device_id, zero_copy);
 }
 
 static gboolean

@@ -41,6 +41,29 @@ typedef enum
 GType gst_cuda_imgproc_backend_get_type (void);
 
 /**
+ * GstCudaImgprocZeroCopy:
+ * @GST_CUDA_IMGPROC_ZERO_COPY_AUTO: on where the GPU shares the host's
+ *   memory (an integrated GPU, a Jetson's), off elsewhere
+ * @GST_CUDA_IMGPROC_ZERO_COPY_ON: kernels read and write system-memory
+ *   frames in place, on any GPU
+ * @GST_CUDA_IMGPROC_ZERO_COPY_OFF: system-memory frames are copied to and
+ *   from device memory
+ *
+ * Whether the kernels use system-memory frames in place rather than
+ * copies of them.
+ */
+typedef enum
+{
+  GST_CUDA_IMGPROC_ZERO_COPY_AUTO,
+  GST_CUDA_IMGPROC_ZERO_COPY_ON,
+  GST_CUDA_IMGPROC_ZERO_COPY_OFF,
+} GstCudaImgprocZeroCopy;
+
+#define GST_TYPE_CUDA_IMGPROC_ZERO_COPY \
+  (gst_cuda_imgproc_zero_copy_get_type ())
+GType gst_cuda_imgproc_zero_copy_get_type (void);
+
+/**
  * GstCudaImgprocFrame:
  * @src: the input's first plane (the luma plane of NV12 and I420)
  * @dst: the output's first plane (GRAY8, GRAY16 or a packed RGB format,

@@ -269,6 +269,63 @@ gst_cuda_imgproc_plane_image (GstVideoFrame * frame, guint plane,
 
 /* Whether @buffer holds device memory of @context, whose pointers the
  * element's kernels can use as they are. */
+/* Ordinary memory page-locked for the kernels, kept on the GstMemory until
+ * upstream frees it. */
+typedef struct
+{
+  gpointer host;                /* NULL: the driver refused it */
+  GstCudaContext *context;
+} HostRegistration;
+
+G_DEFINE_QUARK (GstCudaImgprocHostRegistration, host_registration);
+
+static void
+host_registration_free (HostRegistration * registration)
+{
+  if (registration->host && gst_cuda_context_push (registration->context)) {
+    cip_host_unregister (registration->host);
+    gst_cuda_context_pop (NULL);
+  }
+  gst_object_unref (registration->context);
+  g_free (registration);
+}
+
+gboolean
+gst_cuda_imgproc_frame_in_place (GstVideoFrame * frame, CipImage * image,
+    GstCudaImgprocDevice * device)
+{
+  GstMiniObject *memory;
+  HostRegistration *registration;
+  void *address;
+
+  if (cip_host_device_address (image->data, &address))
+    goto found;
+  if (gst_buffer_n_memory (frame->buffer) != 1)
+    return FALSE;
+  memory = GST_MINI_OBJECT (gst_buffer_peek_memory (frame->buffer, 0));
+  if (gst_mini_object_get_qdata (memory, host_registration_quark ()))
+    return FALSE;
+
+  /* the frame's mapping of its one memory covers all of it */
+  registration = g_new0 (HostRegistration, 1);
+  registration->context = gst_object_ref (device->context);
+  if (cip_host_register (frame->map[0].data, frame->map[0].size,
+          device->stream) == CIP_OK)
+    registration->host = frame->map[0].data;
+  else
+    GST_DEBUG ("could not page-lock the frame's memory: %s",
+        cip_stream_error (device->stream));
+  gst_mini_object_set_qdata (memory, host_registration_quark (),
+      registration, (GDestroyNotify) host_registration_free);
+  if (registration->host == NULL ||
+      !cip_host_device_address (image->data, &address))
+    return FALSE;
+
+found:
+  image->data = address;
+  return TRUE;
+}
+
 gboolean
 gst_cuda_imgproc_is_device_frame (GstBuffer * buffer, GstCudaContext * context)
 {

@@ -18,6 +18,7 @@
 #include "gstcudaimgproccompat.h"
 
 #include "cip.h"
+#include "gstcudaimgprocdevice.h"
 
 G_BEGIN_DECLS
 
@@ -51,6 +52,14 @@ CipImage gst_cuda_imgproc_plane_image (GstVideoFrame * frame, guint plane,
  * kernels can use as it is. */
 gboolean gst_cuda_imgproc_is_device_frame (GstBuffer * buffer,
     GstCudaContext * context);
+
+/* Whether @image, the first plane of @frame in system memory, can be used
+ * in place by @device's kernels: its memory is page-locked, or @frame's
+ * one memory could be page-locked now (once: it stays so until freed, and
+ * a memory the driver refused is not asked again).  Then @image's data is
+ * the kernels' address of it.  With the context current. */
+gboolean gst_cuda_imgproc_frame_in_place (GstVideoFrame * frame,
+    CipImage * image, GstCudaImgprocDevice * device);
 
 /* The planes of @out past the first: @in's, when both have one format, or
  * neutral chroma for a gray frame as YUV (@neutral).  On @stream when set

@@ -52,7 +52,8 @@ queue_depth (GstCudaImgprocFilterClass * klass)
 
 gboolean
 gst_cuda_imgproc_frame_path_start (GstCudaImgprocFramePath * path,
-    GstCudaImgprocFilter * filter, gboolean on_cuda, gint device_id)
+    GstCudaImgprocFilter * filter, gboolean on_cuda, gint device_id,
+    GstCudaImgprocZeroCopy zero_copy)
 {
   GstCudaImgprocFilterClass *klass = CLASS (filter);
   CipStatus status;
@@ -71,6 +72,11 @@ gst_cuda_imgproc_frame_path_start (GstCudaImgprocFramePath * path,
     status = path->ops->buffer_alloc (&path->history, klass->history_size,
         on_cuda ? path->device.stream : NULL);
   path->restart_history = TRUE;
+  path->in_place = on_cuda && (zero_copy == GST_CUDA_IMGPROC_ZERO_COPY_ON ||
+      (zero_copy == GST_CUDA_IMGPROC_ZERO_COPY_AUTO &&
+          cip_stream_integrated (path->device.stream)));
+  GST_DEBUG_OBJECT (filter, "system-memory frames %s", path->in_place ?
+      "used in place" : "copied");
   if (on_cuda)
     gst_cuda_context_pop (NULL);
   if (status != CIP_OK)
@@ -290,7 +296,9 @@ chroma_on_device (GstCudaImgprocFramePath * path, gboolean src_on_device,
 
 /* The frame of @entry on the element's stream.  Device frames are read and
  * written in place, once the input's writer is done with it; host frames
- * are uploaded into, or downloaded from, the device images.  An output
+ * too with zero-copy where their memory allows (the input stays in the
+ * queue, and the output waits, until the work is done), else they are
+ * uploaded into, or downloaded from, the device images.  An output
  * whose reader orders itself after our work leaves at once; any other
  * waits for the event recorded after it. */
 static CipStatus
@@ -309,22 +317,29 @@ compute_on_device (GstCudaImgprocFramePath * path,
   gboolean leaves_at_once = dst_on_device && !klass->attaches_results &&
       gst_cuda_imgproc_device_reader_orders (&path->device,
       out_frame->buffer, path->downstream_waits);
-  CipStatus status;
+  /* an element that reads its input again when the frame is done keeps
+   * its own copy of it */
+  gboolean src_in_place = !src_on_device && path->in_place &&
+      !klass->attaches_results &&
+      gst_cuda_imgproc_frame_in_place (in_frame, &src, &path->device);
+  gboolean dst_in_place = !dst_on_device && path->in_place &&
+      gst_cuda_imgproc_frame_in_place (out_frame, &dst, &path->device);
+  CipStatus status = CIP_OK;
 
   if (src_on_device)
     status = gst_cuda_imgproc_device_order_after (&path->device,
         in_frame->buffer);
-  else
+  else if (!src_in_place)
     status = cip_copy (&src, upload, stream);
   if (status == CIP_OK && path->intensity.mapped)
     status = gst_cuda_imgproc_intensity_to_device (&path->intensity,
         &entry->intensity_upload, stream, &entry->frame.intensity);
 
-  entry->frame.src = src_on_device ? &src : upload;
-  entry->frame.dst = dst_on_device ? &dst : &path->download;
+  entry->frame.src = src_on_device || src_in_place ? &src : upload;
+  entry->frame.dst = dst_on_device || dst_in_place ? &dst : &path->download;
   if (status == CIP_OK)
     status = klass->process (filter, &entry->frame);
-  if (status == CIP_OK && !dst_on_device)
+  if (status == CIP_OK && !dst_on_device && !dst_in_place)
     status = cip_copy (&path->download, &dst, stream);
   if (status == CIP_OK && chroma_on_device (path, src_on_device, dst_on_device))
     status = gst_cuda_imgproc_frame_finish_chroma (in_frame, out_frame,
@@ -339,8 +354,8 @@ compute_on_device (GstCudaImgprocFramePath * path,
   entry->waits = !leaves_at_once;
   entry->may_hold = path->hold_frames && !path->after_discont;
   if (status == CIP_OK) {
-    path->uploads += !src_on_device;
-    path->downloads += !dst_on_device;
+    path->uploads += !src_on_device && !src_in_place;
+    path->downloads += !dst_on_device && !dst_in_place;
   }
   return status;
 }

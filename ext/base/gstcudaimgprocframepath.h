@@ -29,6 +29,8 @@ typedef struct
 {
   /* From start() to stop(); only the streaming thread touches these. */
   gboolean on_cuda;
+  /* System-memory frames used in place by the kernels (zero-copy). */
+  gboolean in_place;
   const CipOps *ops;
   GstCudaImgprocDevice device;
   GstCudaImgprocQueue queue;
@@ -69,7 +71,8 @@ typedef struct
 
 /* On @backend; the cpu backend needs only the queue. */
 gboolean gst_cuda_imgproc_frame_path_start (GstCudaImgprocFramePath * path,
-    GstCudaImgprocFilter * filter, gboolean on_cuda, gint device_id);
+    GstCudaImgprocFilter * filter, gboolean on_cuda, gint device_id,
+    GstCudaImgprocZeroCopy zero_copy);
 void gst_cuda_imgproc_frame_path_stop (GstCudaImgprocFramePath * path,
     GstCudaImgprocFilter * filter);
 

@@ -663,6 +663,21 @@ static const Case gpu_cases[] = {
       "cudagray"},
   {"videoconvert ! cudagray, YUY2 pageable", "YUY2", SOURCE_PAGEABLE,
       VIDEOCONVERT_GRAY_CHAIN, NULL},
+  /* System memory in and out, the kernels reading and writing it in place
+   * across the bus (zero-copy=on) against copies to and from device
+   * memory; --only "zero-copy" runs the four. */
+  {"cudagray, RGBA page-locked, zero-copy off", "RGBA", SOURCE_PINNED,
+      "cudagray backend=%s zero-copy=off ! video/x-raw", NULL},
+  {"cudagray, RGBA page-locked, zero-copy on", "RGBA", SOURCE_PINNED,
+      "cudagray backend=%s zero-copy=on ! video/x-raw", NULL},
+  {"cudaequalize ! cudaotsu, GRAY8 page-locked, zero-copy off", "GRAY8",
+        SOURCE_PINNED,
+      "cudaequalize backend=%s zero-copy=off ! cudaotsu zero-copy=off ! "
+        "video/x-raw", NULL},
+  {"cudaequalize ! cudaotsu, GRAY8 page-locked, zero-copy on", "GRAY8",
+        SOURCE_PINNED,
+      "cudaequalize backend=%s zero-copy=on ! cudaotsu zero-copy=on ! "
+        "video/x-raw", NULL},
   {"cudagray ! cudamask, CUDA memory in, system memory out", "RGBA",
       SOURCE_CUDA, "cudagray ! cudamask ! video/x-raw", NULL},
   {"videoconvert to GRAY8 (CPU)", "RGBA", SOURCE_PAGEABLE,

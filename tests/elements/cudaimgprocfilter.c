@@ -152,6 +152,7 @@ typedef struct
 static const PropertyCase common_properties[] = {
   {"backend", G_TYPE_ENUM, READY, "auto", NULL, NULL, "auto,cuda,cpu"},
   {"cuda-device-id", G_TYPE_INT, READY, "-1", "-1", "2147483647", NULL},
+  {"zero-copy", G_TYPE_ENUM, READY, "auto", NULL, NULL, "auto,on,off"},
   {"stats", G_TYPE_BOXED, READ_ONLY, NULL, NULL, NULL, NULL},
 };
 
@@ -850,6 +851,7 @@ static const struct
 } ready_settings[] = {
   {"backend", NULL},
   {"cuda-device-id", "63"},
+  {"zero-copy", "on"},
 };
 
 static const gchar *
@@ -864,7 +866,7 @@ static const GstState running_states[] = {
   GST_STATE_PAUSED, GST_STATE_PLAYING,
 };
 
-/* backend and cuda-device-id set in PAUSED or PLAYING: the property reads
+/* backend, cuda-device-id and zero-copy set in PAUSED or PLAYING: the property reads
  * as before, one RESOURCE/SETTINGS warning says why, and the element goes
  * on computing frames with its setting. */
 GST_START_TEST (test_setting_fixed_while_running)
