@@ -127,8 +127,10 @@ cip_region_property_compute (const CipRegion * r, CipRegionProperty prop,
       break;
     case CIP_PROP_ORIENTATION:
       cip_inertia_tensor (r, &a, &b, &c);
+      /* an exact tie as scikit-image 0.21+ has it (0.19's signs were
+       * the other way round, its issue #6815) */
       if (a - c == 0)
-        v[0] = b < 0 ? -M_PI / 4 : M_PI / 4;
+        v[0] = b < 0 ? M_PI / 4 : -M_PI / 4;
       else
         v[0] = 0.5 * atan2 (-2 * b, c - a);
       break;

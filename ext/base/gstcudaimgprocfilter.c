@@ -66,6 +66,8 @@ typedef struct
    * back to NULL */
   gboolean auto_resolved;
   gboolean auto_on_cuda;
+  /* QoS turned off for a segment without running times */
+  gboolean qos_resting;
 
   /* Everything a frame needs, from start() to stop(). */
   GstCudaImgprocFramePath path;
@@ -803,6 +805,31 @@ gst_cuda_imgproc_filter_submit_input_buffer (GstBaseTransform * trans,
 
 /* The frames in flight go before any serialized event (the end of the
  * stream waits for all their work), and a flush drops them. */
+/* A reversed TIME segment without a stop has no running times, which
+ * GstBaseTransform's QoS asks for each frame (a CRITICAL in
+ * gst_segment_to_running_time()): QoS rests for such a segment, and comes
+ * back, as it was, with the next that has them. */
+static void
+follow_segment_qos (GstCudaImgprocFilter * filter, GstEvent * event)
+{
+  GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (filter);
+  const GstSegment *segment;
+  gboolean timeless;
+
+  gst_event_parse_segment (event, &segment);
+  timeless = segment->format == GST_FORMAT_TIME && segment->rate < 0 &&
+      !GST_CLOCK_TIME_IS_VALID (segment->stop);
+  if (timeless && !priv->qos_resting &&
+      gst_base_transform_is_qos_enabled (trans)) {
+    priv->qos_resting = TRUE;
+    gst_base_transform_set_qos_enabled (trans, FALSE);
+  } else if (!timeless && priv->qos_resting) {
+    priv->qos_resting = FALSE;
+    gst_base_transform_set_qos_enabled (trans, TRUE);
+  }
+}
+
 static gboolean
 gst_cuda_imgproc_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
@@ -814,6 +841,8 @@ gst_cuda_imgproc_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
   else if (GST_EVENT_IS_SERIALIZED (event))
     gst_cuda_imgproc_frame_path_push_all (path, filter,
         GST_EVENT_TYPE (event) == GST_EVENT_EOS);
+  if (GST_EVENT_TYPE (event) == GST_EVENT_SEGMENT)
+    follow_segment_qos (filter, event);
 
   return
       GST_BASE_TRANSFORM_CLASS

@@ -394,11 +394,14 @@ gst_cuda_imgproc_frame_message_new_at (const gchar * name,
       "timestamp", G_TYPE_UINT64, pts,
       "duration", G_TYPE_UINT64, duration, NULL);
 
-  if (segment->format == GST_FORMAT_TIME)
-    gst_structure_set (s,
-        "stream-time", G_TYPE_UINT64,
-        gst_segment_to_stream_time (segment, GST_FORMAT_TIME, pts),
-        "running-time", G_TYPE_UINT64,
+  if (segment->format != GST_FORMAT_TIME)
+    return s;
+  gst_structure_set (s, "stream-time", G_TYPE_UINT64,
+      gst_segment_to_stream_time (segment, GST_FORMAT_TIME, pts), NULL);
+  /* a reversed segment's running time counts back from its stop: none
+   * without one */
+  if (segment->rate > 0 || GST_CLOCK_TIME_IS_VALID (segment->stop))
+    gst_structure_set (s, "running-time", G_TYPE_UINT64,
         gst_segment_to_running_time (segment, GST_FORMAT_TIME, pts), NULL);
   return s;
 }

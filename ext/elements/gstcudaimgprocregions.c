@@ -62,6 +62,18 @@ gst_cuda_imgproc_region_props_parse (GstCudaImgprocRegionProps * props,
 }
 
 gchar *
+gst_cuda_imgproc_region_props_valid_names (void)
+{
+  GString *s = g_string_new (NULL);
+  gint prop;
+
+  for (prop = 0; prop < CIP_N_PROPS; prop++)
+    g_string_append_printf (s, "%s%s", prop ? ", " : "",
+        cip_region_property_name (prop));
+  return g_string_free (s, FALSE);
+}
+
+gchar *
 gst_cuda_imgproc_region_props_to_string (const GstCudaImgprocRegionProps *
     props)
 {
@@ -163,8 +175,7 @@ gst_cuda_imgproc_region_table_reserve (GstCudaImgprocRegionTable * table,
   CipStatus status;
 
   if (cip->count == NULL) {
-    status = host_alloc ((gpointer *) & cip->count, sizeof (guint32),
-        stream);
+    status = host_alloc ((gpointer *) & cip->count, sizeof (guint32), stream);
     if (status != CIP_OK)
       return status;
     *cip->count = 0;
@@ -260,8 +271,7 @@ gst_cuda_imgproc_region_table_complete (GstCudaImgprocRegionTable * table,
       grown (stats, limits->max_region_stats), grown (rows,
           limits->max_regions), props->n_columns, stream);
   if (status == CIP_OK)
-    status = label_once (table, props, mask, intensity, params, NULL,
-        stream);
+    status = label_once (table, props, mask, intensity, params, NULL, stream);
   if (status == CIP_OK && stream)
     status = cip_stream_synchronize (stream);
   return status;

@@ -43,6 +43,10 @@ gboolean gst_cuda_imgproc_region_props_parse (GstCudaImgprocRegionProps *
     props, const gchar * names, gchar ** error_name);
 
 /* The names, comma-separated (free with g_free). */
+/* Every name gst_cuda_imgproc_region_props_parse() takes, ", " between
+ * them. */
+gchar *gst_cuda_imgproc_region_props_valid_names (void);
+
 gchar *gst_cuda_imgproc_region_props_to_string (const
     GstCudaImgprocRegionProps * props);
 

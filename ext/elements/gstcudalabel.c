@@ -146,6 +146,8 @@ struct _GstCudaLabel
   gboolean roi_meta;
   gboolean analytics_meta;
   guint max_region_metas;
+  /* A name of `properties` refused before start: start posts the error. */
+  gchar *refused_props;
 
   gboolean warned_saturated;
   gboolean warned_dropped;
@@ -200,11 +202,14 @@ GST_ELEMENT_REGISTER_DEFINE (cudalabel, "cudalabel", GST_RANK_NONE,
 
 static void gst_cuda_label_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec);
+static void gst_cuda_label_finalize (GObject * object);
 static void gst_cuda_label_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec);
 static const gchar *const *gst_cuda_label_get_output_formats
     (GstCudaImgprocFilter * filter);
 static gboolean gst_cuda_label_start (GstBaseTransform * trans);
+static void post_refused_props (GstCudaLabel * self, const gchar * name,
+    gboolean running);
 static CipStatus gst_cuda_label_process (GstCudaImgprocFilter * filter,
     GstCudaImgprocFrame * frame);
 static CipStatus gst_cuda_label_frame_done (GstCudaImgprocFilter * filter,
@@ -222,6 +227,7 @@ gst_cuda_label_class_init (GstCudaLabelClass * klass)
 
   gobject_class->set_property = gst_cuda_label_set_property;
   gobject_class->get_property = gst_cuda_label_get_property;
+  gobject_class->finalize = gst_cuda_label_finalize;
 
   /**
    * GstCudaLabel:mode:
@@ -305,15 +311,23 @@ gst_cuda_label_class_init (GstCudaLabelClass * klass)
    * `intensity_max`, `intensity_mean`, `intensity_min`, `orientation`,
    * `perimeter`, `euler_number`, `area_convex`, `area_filled`,
    * `feret_diameter_max`, `solidity`.
-   * A property not asked for is not computed.  An unknown name is
-   * refused (the value stays).
+   * A property not asked for is not computed.  An unknown name (or one
+   * named twice) is refused: the element does not start, and posts a
+   * `RESOURCE/SETTINGS` error that names it and lists the valid names;
+   * set while running, the table keeps its columns and a warning says
+   * so.
    *
    * Since: 0.2
    */
   g_object_class_install_property (gobject_class, PROP_PROPERTIES,
       g_param_spec_string ("properties", "Region properties",
           "Comma-separated scikit-image regionprops names of the table's "
-          "properties", GST_CUDA_IMGPROC_DEFAULT_REGION_PROPS,
+          "properties: label, area, area_bbox, axis_major_length, "
+          "axis_minor_length, bbox, centroid, eccentricity, "
+          "equivalent_diameter_area, extent, intensity_max, intensity_mean, "
+          "intensity_min, orientation, perimeter, euler_number, area_convex, "
+          "area_filled, feret_diameter_max, solidity (an unknown name: an "
+          "error at start)", GST_CUDA_IMGPROC_DEFAULT_REGION_PROPS,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
 
@@ -436,6 +450,14 @@ gst_cuda_label_init (GstCudaLabel * self)
 }
 
 static void
+gst_cuda_label_finalize (GObject * object)
+{
+  g_free (GST_CUDA_LABEL (object)->refused_props);
+
+  G_OBJECT_CLASS (gst_cuda_label_parent_class)->finalize (object);
+}
+
+static void
 gst_cuda_label_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
@@ -458,12 +480,10 @@ gst_cuda_label_set_property (GObject * object, guint prop_id,
     case PROP_PROPERTIES:{
       gchar *unknown = NULL;
 
+      g_clear_pointer (&self->refused_props, g_free);
       if (!gst_cuda_imgproc_region_props_parse (&self->props,
-              g_value_get_string (value), &unknown)) {
-        GST_WARNING_OBJECT (self, "'%s' is not a region property or is "
-            "named twice: properties unchanged", unknown);
-        g_free (unknown);
-      }
+              g_value_get_string (value), &unknown))
+        self->refused_props = unknown;
       break;
     }
     case PROP_MAX_REGIONS:
@@ -488,6 +508,19 @@ gst_cuda_label_set_property (GObject * object, guint prop_id,
   /* The source pad's format follows the mode. */
   if (prop_id == PROP_MODE)
     gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
+  /* running, a refused name changes nothing and is said at once; before,
+   * start says it */
+  if (prop_id == PROP_PROPERTIES && GST_STATE (self) > GST_STATE_READY) {
+    gchar *refused;
+
+    GST_OBJECT_LOCK (self);
+    refused = self->refused_props;
+    self->refused_props = NULL;
+    GST_OBJECT_UNLOCK (self);
+    if (refused)
+      post_refused_props (self, refused, TRUE);
+    g_free (refused);
+  }
 }
 
 static void
@@ -548,12 +581,39 @@ gst_cuda_label_get_output_formats (GstCudaImgprocFilter * filter)
   return mode_formats[mode];
 }
 
+/* A name `properties` refused: an error that names it and lists the
+ * valid ones, or with @running a warning (the table keeps its columns). */
+static void
+post_refused_props (GstCudaLabel * self, const gchar * name, gboolean running)
+{
+  gchar *valid = gst_cuda_imgproc_region_props_valid_names ();
+
+  if (running)
+    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
+        ("'%s' is not a region property, or is named twice: the table keeps "
+            "its columns.  Region properties: %s.", name, valid), (NULL));
+  else
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("'%s' is not a region property, or is named twice.  Region "
+            "properties: %s.", name, valid), (NULL));
+  g_free (valid);
+}
+
 /* Each run warns anew. */
 static gboolean
 gst_cuda_label_start (GstBaseTransform * trans)
 {
   GstCudaLabel *self = GST_CUDA_LABEL (trans);
+  gchar *refused;
 
+  GST_OBJECT_LOCK (self);
+  refused = g_strdup (self->refused_props);
+  GST_OBJECT_UNLOCK (self);
+  if (refused) {
+    post_refused_props (self, refused, FALSE);
+    g_free (refused);
+    return FALSE;
+  }
   self->warned_saturated = FALSE;
   self->warned_dropped = FALSE;
   self->warned_analytics = FALSE;

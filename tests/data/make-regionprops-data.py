@@ -36,11 +36,25 @@ label_data = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(label_data)
 
 
+def current_orientation(labels, table):
+    """Orientation as scikit-image 0.21 and later give it: on an exact tie
+    of the inertia tensor (a == c) -pi/4 when b >= 0, else pi/4.  0.19
+    (Debian 12's) had the signs the other way round, its issue #6815,
+    fixed by PR #6836."""
+    if "orientation" not in table:
+        return
+    for i, region in enumerate(skimage.measure.regionprops(labels)):
+        a, b, _, c = region.inertia_tensor.flat
+        if a - c == 0:
+            table["orientation"][i] = np.pi / 4 if b < 0 else -np.pi / 4
+
+
 def group(lines, name, mask, intensity, conn):
     labels = skimage.measure.label(mask != 0,
                                    connectivity=1 if conn == 4 else 2)
     table = skimage.measure.regionprops_table(labels, intensity_image=intensity,
                                               properties=PROPERTIES)
+    current_orientation(labels, table)
     lines.append(f"[{name}]")
     lines.append(f"count={int(labels.max())}")
     for column, values in table.items():
@@ -63,6 +77,7 @@ def main():
     mask = label_data.read_pgm("label-coins-mask.pgm")
     lines = [
         "# scikit-image regionprops_table figures; do not edit.",
+        "# orientation on exact ties as scikit-image 0.21+ gives it (#6815).",
         f"# Regenerate with: {REGEN_CMD}",
         f"# scikit-image {skimage.__version__}, numpy {np.__version__}",
         "# [regionprops-coins-C]: label-coins-mask.pgm, connectivity C,",

@@ -72,12 +72,26 @@ def bright_case(w, h):
     return img.astype(np.uint16)
 
 
+def current_orientation(labels, table):
+    """Orientation as scikit-image 0.21 and later give it: on an exact tie
+    of the inertia tensor (a == c) -pi/4 when b >= 0, else pi/4.  0.19
+    (Debian 12's) had the signs the other way round, its issue #6815,
+    fixed by PR #6836."""
+    if "orientation" not in table:
+        return
+    for i, region in enumerate(skimage.measure.regionprops(labels)):
+        a, b, _, c = region.inertia_tensor.flat
+        if a - c == 0:
+            table["orientation"][i] = np.pi / 4 if b < 0 else -np.pi / 4
+
+
 def group(lines, name, img, conn):
     t = int(skimage.filters.threshold_otsu(img))
     mask = img > t
     labels = skimage.measure.label(mask, connectivity=1 if conn == 4 else 2)
     table = skimage.measure.regionprops_table(labels, intensity_image=img,
                                               properties=PROPERTIES)
+    current_orientation(labels, table)
     # the definition cip_label follows: exact sums of the uint16 values
     for i, region in enumerate(skimage.measure.regionprops(labels)):
         values = img[labels == region.label].astype(np.uint64)
@@ -106,6 +120,7 @@ def main():
     assert np.array_equal(frames[-1][1], bright)
     lines = [
         "# scikit-image regionprops_table of 16-bit frames; do not edit.",
+        "# orientation on exact ties as scikit-image 0.21+ gives it (#6815).",
         f"# Regenerate with: {REGEN_CMD}",
         f"# scikit-image {skimage.__version__}, numpy {np.__version__}",
         "# [regionprops16-NAME-C]: the frame otsu16-NAME.pgm (bright:",

@@ -1327,8 +1327,7 @@ GST_START_TEST (test_property_specs)
   {
     gboolean roi, analytics;
 
-    g_object_get (label, "roi-meta", &roi, "analytics-meta", &analytics,
-        NULL);
+    g_object_get (label, "roi-meta", &roi, "analytics-meta", &analytics, NULL);
     fail_unless (roi == !analytics);
     fail_unless_equals_int (analytics, CIP_TEST_HAVE_ANALYTICS);
   }
@@ -1589,6 +1588,89 @@ GST_START_TEST (test_properties_property)
 
 GST_END_TEST;
 
+/* An unknown name keeps the element from starting: one RESOURCE/SETTINGS
+ * error names it and lists every valid name. */
+GST_START_TEST (test_unknown_property_name_refused_at_start)
+{
+  GstElement *pipeline = gst_pipeline_new (NULL);
+  GstElement *label = gst_element_factory_make ("cudalabel", NULL);
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GError *err = NULL;
+  gint prop;
+
+  gst_util_set_object_arg (G_OBJECT (label), "backend",
+      cip_test_backend_name ());
+  g_object_set (label, "properties", "area,centroids", NULL);
+  gst_bin_add (GST_BIN (pipeline), label);
+  fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_PLAYING),
+      GST_STATE_CHANGE_FAILURE);
+  fail_unless_equals_int (cip_test_bus_pop_errors (bus, &err), 1);
+  fail_unless (g_error_matches (err, GST_RESOURCE_ERROR,
+          GST_RESOURCE_ERROR_SETTINGS), "error %s", err->message);
+  fail_unless (strstr (err->message, "'centroids'") != NULL, "%s",
+      err->message);
+  for (prop = 0; prop < CIP_N_PROPS; prop++)
+    fail_unless (strstr (err->message, cip_region_property_name (prop)),
+        "'%s' does not list %s", err->message, cip_region_property_name (prop));
+  g_error_free (err);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
+/* Set while running, an unknown name is one warning; the table keeps its
+ * columns and frames go on. */
+GST_START_TEST (test_unknown_property_name_while_running)
+{
+  GstHarness *h = label_harness_new ("properties=area,bbox");
+  GstElement *label = cip_test_harness_element (h, "cudalabel");
+  GstBus *bus = cip_test_harness_add_bus (h);
+  CipImage mask = cip_test_image_new (32, 24, CIP_FORMAT_GRAY8, 255);
+  gchar *value = NULL;
+
+  cip_test_harness_set_image_caps (h, &mask);
+  gst_buffer_unref (cip_test_push_pull (h, cip_test_buffer_new (&mask)));
+  g_object_set (label, "properties", "area,perimeter_crofton", NULL);
+  g_object_get (label, "properties", &value, NULL);
+  fail_unless_equals_string (value, "area,bbox");
+  g_free (value);
+  fail_unless_equals_int (cip_test_bus_pop_warnings (bus, GST_RESOURCE_ERROR,
+          GST_RESOURCE_ERROR_SETTINGS), 1);
+  gst_buffer_unref (cip_test_push_pull (h, cip_test_buffer_new (&mask)));
+  fail_unless_equals_int (cip_test_bus_pop_errors (bus, NULL), 0);
+  cip_test_image_free (&mask);
+  gst_object_unref (label);
+  cip_test_harness_teardown_with_bus (h, bus);
+}
+
+GST_END_TEST;
+
+/* gst-inspect's blurb lists every name the element takes. */
+GST_START_TEST (test_properties_blurb_lists_names)
+{
+  GstElement *label = gst_element_factory_make ("cudalabel", NULL);
+  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS
+      (label), "properties");
+  const gchar *blurb = g_param_spec_get_blurb (pspec);
+  gint prop;
+
+  for (prop = 0; prop < CIP_N_PROPS; prop++) {
+    gchar *listed = g_strdup_printf (" %s,", cip_region_property_name (prop));
+    gchar *last = g_strdup_printf (" %s ", cip_region_property_name (prop));
+
+    fail_unless (strstr (blurb, listed) || strstr (blurb, last),
+        "the blurb '%s' does not list %s", blurb,
+        cip_region_property_name (prop));
+    g_free (listed);
+    g_free (last);
+  }
+  gst_object_unref (label);
+}
+
+GST_END_TEST;
+
 /* More regions than max-regions: the table holds the first ones, says
  * how many were left out, warns once; the label image holds them all. */
 GST_START_TEST (test_max_regions)
@@ -1730,8 +1812,7 @@ GST_START_TEST (test_max_regions_warning_after_restart)
   Labelled expected = reference_label (&mask, NULL, MODE_LABELS, 4, 0);
 
   fail_unless_equals_int (expected.count, 32);
-  push_across_a_restart (h, bus, &mask, &expected, 2,
-      GST_STREAM_ERROR_FAILED);
+  push_across_a_restart (h, bus, &mask, &expected, 2, GST_STREAM_ERROR_FAILED);
 
   labelled_clear (&expected);
   cip_test_image_free (&mask);
@@ -2064,6 +2145,9 @@ cudalabel_suite (void)
   tcase_add_loop_test (tc, test_regionprops_16bit, 0,
       2 * G_N_ELEMENTS (frames16));
   tcase_add_test (tc, test_properties_property);
+  tcase_add_test (tc, test_unknown_property_name_refused_at_start);
+  tcase_add_test (tc, test_unknown_property_name_while_running);
+  tcase_add_test (tc, test_properties_blurb_lists_names);
   tcase_add_test (tc, test_max_regions);
   tcase_add_test (tc, test_max_regions_warning_after_restart);
   tcase_add_test (tc, test_saturation_warning_after_restart);

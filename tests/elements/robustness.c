@@ -497,6 +497,49 @@ GST_START_TEST (test_segment_events)
 
 GST_END_TEST;
 
+/* A reversed TIME segment without a stop has no running time: the
+ * messages of cudaotsu and cudalabel leave the field out (GStreamer's
+ * gst_segment_to_running_time() would be a CRITICAL there, which fails
+ * the test), keep their stream time, and frames go on. */
+GST_START_TEST (test_reversed_segment_messages)
+{
+  static const gchar *const names[] = { "cudaotsu", "cudalabel" };
+  GstHarness *h = cip_test_harness_new (names[__i__], "post-messages=true");
+  GstBus *bus = cip_test_harness_add_bus (h);
+  const ElementCase *c = NULL;
+  GstSegment segment;
+  GList *messages, *l;
+  guint i;
+
+  for (i = 0; i < N_ELEMENTS; i++)
+    if (g_str_equal (elements[i].name, names[__i__]))
+      c = &elements[i];
+  fail_unless (c != NULL);
+  cip_test_harness_set_caps (h, c->formats[0], 40, 30);
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  segment.rate = -1.0;
+  segment.start = 0;
+  segment.stop = GST_CLOCK_TIME_NONE;
+  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
+  for (i = 0; i < 2; i++)
+    push_frame (h, c, 40, 30, (2 - i) * GST_SECOND / 30);
+  for (i = 0; i < 2; i++)
+    gst_buffer_unref (gst_harness_pull (h));
+
+  messages = cip_test_bus_pop_element_messages (bus, names[__i__]);
+  fail_unless_equals_int (g_list_length (messages), 2);
+  for (l = messages; l; l = l->next) {
+    const GstStructure *st = gst_message_get_structure (l->data);
+
+    fail_unless (gst_structure_has_field (st, "stream-time"));
+    fail_if (gst_structure_has_field (st, "running-time"));
+  }
+  g_list_free_full (messages, (GDestroyNotify) gst_message_unref);
+  cip_test_harness_teardown_with_bus (h, bus);
+}
+
+GST_END_TEST;
+
 /* ---- Several threads at once ---- */
 
 typedef struct
@@ -698,6 +741,7 @@ robustness_suite (void)
   tcase_add_loop_test (tc, test_caps_change_sizes, 0, N_ELEMENTS);
   tcase_add_loop_test (tc, test_caps_change_formats, 0, N_ELEMENTS);
   tcase_add_loop_test (tc, test_segment_events, 0, N_ELEMENTS);
+  tcase_add_loop_test (tc, test_reversed_segment_messages, 0, 2);
   tcase_add_loop_test (tc, test_stress_threads, 0, N_ELEMENTS);
   tcase_add_loop_test (tc, test_extreme_sizes, 0,
       N_ELEMENTS * G_N_ELEMENTS (extreme_sizes));

@@ -109,6 +109,7 @@ run (guint c, gint width, gint height, const gchar * zero_copy,
   *out_caps = cip_test_harness_output_caps (h);
   *uploads = cip_test_element_stat (element, "uploads");
   *downloads = cip_test_element_stat (element, "downloads");
+  gst_object_unref (element);
   gst_harness_teardown (h);
   g_free (props);
   return out;
