@@ -21,6 +21,7 @@ mean of the uint16 values, intensity_min and intensity_max the uint16
 values.
 """
 
+import importlib.util
 import os
 
 import numpy as np
@@ -29,6 +30,12 @@ import skimage.filters
 import skimage.measure
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+# current_orientation(): the tie branch of scikit-image 0.21+
+spec = importlib.util.spec_from_file_location(
+    "make_regionprops_data", os.path.join(HERE, "make-regionprops-data.py"))
+regionprops_data = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(regionprops_data)
 REGEN_CMD = "/tmp/skv/bin/python tests/data/make-regionprops16-data.py"
 
 PROPERTIES = ("label", "area", "intensity_mean", "intensity_min",
@@ -72,26 +79,13 @@ def bright_case(w, h):
     return img.astype(np.uint16)
 
 
-def current_orientation(labels, table):
-    """Orientation as scikit-image 0.21 and later give it: on an exact tie
-    of the inertia tensor (a == c) -pi/4 when b >= 0, else pi/4.  0.19
-    (Debian 12's) had the signs the other way round, its issue #6815,
-    fixed by PR #6836."""
-    if "orientation" not in table:
-        return
-    for i, region in enumerate(skimage.measure.regionprops(labels)):
-        a, b, _, c = region.inertia_tensor.flat
-        if a - c == 0:
-            table["orientation"][i] = np.pi / 4 if b < 0 else -np.pi / 4
-
-
 def group(lines, name, img, conn):
     t = int(skimage.filters.threshold_otsu(img))
     mask = img > t
     labels = skimage.measure.label(mask, connectivity=1 if conn == 4 else 2)
     table = skimage.measure.regionprops_table(labels, intensity_image=img,
                                               properties=PROPERTIES)
-    current_orientation(labels, table)
+    regionprops_data.current_orientation(labels, table)
     # the definition cip_label follows: exact sums of the uint16 values
     for i, region in enumerate(skimage.measure.regionprops(labels)):
         values = img[labels == region.label].astype(np.uint64)
