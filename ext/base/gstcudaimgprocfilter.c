@@ -66,8 +66,8 @@ typedef struct
    * back to NULL */
   gboolean auto_resolved;
   gboolean auto_on_cuda;
-  /* QoS turned off for a segment without running times */
-  gboolean qos_resting;
+  /* the segment is reversed and has no stop: no running times */
+  gboolean timeless_segment;
 
   /* Everything a frame needs, from start() to stop(). */
   GstCudaImgprocFramePath path;
@@ -619,6 +619,7 @@ gst_cuda_imgproc_filter_start (GstBaseTransform * trans)
   if (auto_pending)
     resolve_auto_backend (filter, device_id);
   on_cuda = uses_cuda (filter);
+  priv->timeless_segment = FALSE;
 
   return gst_cuda_imgproc_frame_path_start (&priv->path, filter, on_cuda,
       device_id, zero_copy);
@@ -784,6 +785,17 @@ gst_cuda_imgproc_filter_generate_output (GstBaseTransform * trans,
       filter, outbuf);
 }
 
+/* A reversed TIME segment without a stop has no running times. */
+static void
+follow_segment (GstCudaImgprocFilter * filter, GstEvent * event)
+{
+  const GstSegment *segment;
+
+  gst_event_parse_segment (event, &segment);
+  GET_PRIV (filter)->timeless_segment = segment->format == GST_FORMAT_TIME &&
+      segment->rate < 0 && !GST_CLOCK_TIME_IS_VALID (segment->stop);
+}
+
 static GstFlowReturn
 gst_cuda_imgproc_filter_submit_input_buffer (GstBaseTransform * trans,
     gboolean is_discont, GstBuffer * input)
@@ -797,6 +809,17 @@ gst_cuda_imgproc_filter_submit_input_buffer (GstBaseTransform * trans,
     gst_buffer_unref (input);
     return ret;
   }
+  /* GstBaseTransform's own submit asks for the frame's running time for
+   * QoS (before 1.22 even with QoS off): a CRITICAL in a segment that has
+   * none, which skips it, and QoS, to queue the frame as it would */
+  if (GET_PRIV (filter)->timeless_segment) {
+    if (!gst_pad_has_current_caps (GST_BASE_TRANSFORM_SINK_PAD (trans))) {
+      gst_buffer_unref (input);
+      return GST_FLOW_NOT_NEGOTIATED;
+    }
+    trans->queued_buf = input;
+    return GST_FLOW_OK;
+  }
   return
       GST_BASE_TRANSFORM_CLASS
       (gst_cuda_imgproc_filter_parent_class)->submit_input_buffer (trans,
@@ -805,31 +828,6 @@ gst_cuda_imgproc_filter_submit_input_buffer (GstBaseTransform * trans,
 
 /* The frames in flight go before any serialized event (the end of the
  * stream waits for all their work), and a flush drops them. */
-/* A reversed TIME segment without a stop has no running times, which
- * GstBaseTransform's QoS asks for each frame (a CRITICAL in
- * gst_segment_to_running_time()): QoS rests for such a segment, and comes
- * back, as it was, with the next that has them. */
-static void
-follow_segment_qos (GstCudaImgprocFilter * filter, GstEvent * event)
-{
-  GstCudaImgprocFilterPrivate *priv = GET_PRIV (filter);
-  GstBaseTransform *trans = GST_BASE_TRANSFORM (filter);
-  const GstSegment *segment;
-  gboolean timeless;
-
-  gst_event_parse_segment (event, &segment);
-  timeless = segment->format == GST_FORMAT_TIME && segment->rate < 0 &&
-      !GST_CLOCK_TIME_IS_VALID (segment->stop);
-  if (timeless && !priv->qos_resting &&
-      gst_base_transform_is_qos_enabled (trans)) {
-    priv->qos_resting = TRUE;
-    gst_base_transform_set_qos_enabled (trans, FALSE);
-  } else if (!timeless && priv->qos_resting) {
-    priv->qos_resting = FALSE;
-    gst_base_transform_set_qos_enabled (trans, TRUE);
-  }
-}
-
 static gboolean
 gst_cuda_imgproc_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
@@ -842,7 +840,7 @@ gst_cuda_imgproc_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
     gst_cuda_imgproc_frame_path_push_all (path, filter,
         GST_EVENT_TYPE (event) == GST_EVENT_EOS);
   if (GST_EVENT_TYPE (event) == GST_EVENT_SEGMENT)
-    follow_segment_qos (filter, event);
+    follow_segment (filter, event);
 
   return
       GST_BASE_TRANSFORM_CLASS
