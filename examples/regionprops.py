@@ -4,14 +4,18 @@
 Runs scikit-image's classic recipe, gray -> gaussian -> threshold_otsu ->
 binary_erosion(disk(2)) -> label -> regionprops_table, as one GStreamer
 pipeline (cudagray ! cudablur ! cudaotsu ! cudamorph ! cudalabel) on an
-image or a clip, and turns the table each frame carries into a DataFrame:
-the `regionprops` structure of cudalabel's message has one field a column,
-named as regionprops_table names it, each little-endian float64, so a
-column is numpy.frombuffer of the field with no parsing.
+image or a clip, and turns the table each frame carries into a DataFrame.
+The table rides on the frame as a GstCustomMeta, CudaImgprocRegions, read
+here from the frames an appsink takes: its structure has one field a
+column, named as regionprops_table names it, each little-endian float64,
+so a column is numpy.frombuffer of the field with no parsing.  With
+--from messages the same table comes from cudalabel's element messages
+(post-messages=true) instead: their `regionprops` field, the same
+structure, which arrives on the bus, another thread, after the frame.
 
 Usage:
     examples/regionprops.py [--backend auto|cuda|cpu] [--properties NAMES]
-        [--sigma S] [--radius R] INPUT [OUTPUT.csv]
+        [--sigma S] [--radius R] [--from frames|messages] INPUT [OUTPUT.csv]
 
 Prints the CSV (one row a region, with the frame's index and timestamp)
 or writes it to OUTPUT.csv, only when the run succeeds (an OUTPUT.csv it
@@ -66,7 +70,8 @@ INTEGER_COLUMNS = ("label", "area", "area_bbox", "area_convex", "area_filled",
 
 
 def table_to_dataframe(table):
-    """The `regionprops` structure as a DataFrame, a column a field."""
+    """A region table (the frame's CudaImgprocRegions meta, or a message's
+    `regionprops`) as a DataFrame, a column a field."""
     columns = {}
     for i in range(table.n_fields()):
         name = table.nth_field_name(i)
@@ -129,7 +134,8 @@ def build_pipeline(args):
         f"cudamorph name=morph backend={args.backend} operation=erode "
         "shape=disk ! "
         f"cudalabel name=label backend={args.backend} mode=passthrough "
-        "post-messages=true ! fakesink")
+        + ("post-messages=true ! fakesink" if args.source == "messages"
+           else "! appsink name=sink sync=false max-buffers=8"))
     try:
         pipeline = Gst.parse_launch(launch)
     except GLib.Error as e:
@@ -167,44 +173,68 @@ def open_output(path):
     return os.fdopen(fd, "w", newline=""), tmp
 
 
+def add_frame(frames, table, pts):
+    frame = table_to_dataframe(table)
+    frame.insert(0, "timestamp", float("nan") if pts == Gst.CLOCK_TIME_NONE
+                 else pts / Gst.SECOND)
+    frame.insert(0, "frame", len(frames))
+    frames.append(frame)
+
+
+def handle_bus(msg, frames, state):
+    """An error exits; the end of the stream returns True; with
+    --from messages, cudalabel's message adds its frame."""
+    if msg.type == Gst.MessageType.ERROR:
+        err, debug = msg.parse_error()
+        sys.exit(f"error: {err.message} ({debug})")
+    if msg.type == Gst.MessageType.EOS:
+        return True
+    if msg.type == Gst.MessageType.WARNING:
+        # backend=auto without a usable CUDA device: each element says it
+        # runs on the CPU; told once.
+        err, _ = msg.parse_warning()
+        if err.matches(Gst.ResourceError.quark(), Gst.ResourceError.NOT_FOUND):
+            if not state["told"]:
+                print(f"note: {err.message}", file=sys.stderr)
+            state["told"] = True
+        else:
+            print(f"warning: {err.message}", file=sys.stderr)
+    s = msg.get_structure()
+    if msg.type == Gst.MessageType.ELEMENT and s.has_name("cudalabel"):
+        add_frame(frames, s.get_value("regionprops"), s.get_value("timestamp"))
+    return False
+
+
 def run(args):
     Gst.init(None)
     pipeline = build_pipeline(args)
     bus = pipeline.get_bus()
+    sink = pipeline.get_by_name("sink")
     frames = []
-    told = False
+    state = {"told": False}
     pipeline.set_state(Gst.State.PLAYING)
     try:
-        while True:
+        ended = False
+        while not ended:
             # in steps, so that Ctrl-C is seen while the stream is idle
-            msg = bus.timed_pop(100 * Gst.MSECOND)
-            if msg is None:
+            if sink is None:
+                msg = bus.timed_pop(100 * Gst.MSECOND)
+                ended = msg is not None and handle_bus(msg, frames, state)
                 continue
-            if msg.type == Gst.MessageType.ERROR:
-                err, debug = msg.parse_error()
-                sys.exit(f"error: {err.message} ({debug})")
-            if msg.type == Gst.MessageType.EOS:
-                break
-            if msg.type == Gst.MessageType.WARNING:
-                # backend=auto without a usable CUDA device: each element
-                # says it runs on the CPU; told once.
-                err, _ = msg.parse_warning()
-                if (err.matches(Gst.ResourceError.quark(),
-                                Gst.ResourceError.NOT_FOUND)):
-                    if not told:
-                        print(f"note: {err.message}", file=sys.stderr)
-                    told = True
-                else:
-                    print(f"warning: {err.message}", file=sys.stderr)
-            s = msg.get_structure()
-            if msg.type == Gst.MessageType.ELEMENT and s.has_name("cudalabel"):
-                frame = table_to_dataframe(s.get_value("regionprops"))
-                pts = s.get_value("timestamp")
-                frame.insert(0, "timestamp", float("nan")
-                             if pts == Gst.CLOCK_TIME_NONE
-                             else pts / Gst.SECOND)
-                frame.insert(0, "frame", len(frames))
-                frames.append(frame)
+            while (msg := bus.pop()) is not None:
+                ended = handle_bus(msg, frames, state) or ended
+            sample = sink.emit("try-pull-sample", 100 * Gst.MSECOND)
+            if sample is not None:
+                buffer = sample.get_buffer()
+                meta = buffer.get_custom_meta("CudaImgprocRegions")
+                if meta is None:
+                    sys.exit("error: a frame without its region table")
+                add_frame(frames, meta.get_structure(), buffer.pts)
+            elif sink.get_property("eos"):
+                ended = True
+        # an error after the last frame still fails the run
+        while (msg := bus.pop()) is not None:
+            handle_bus(msg, frames, state)
     finally:
         pipeline.set_state(Gst.State.NULL)
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
@@ -217,6 +247,8 @@ def main():
     parser.add_argument("--properties", default=DEFAULT_PROPERTIES)
     parser.add_argument("--sigma", type=float, default=2.0)
     parser.add_argument("--radius", type=int, default=2)
+    parser.add_argument("--from", dest="source", default="frames",
+                        choices=("frames", "messages"))
     parser.add_argument("input")
     parser.add_argument("output", nargs="?")
     args = parser.parse_args()

@@ -338,97 +338,35 @@ gst_cuda_imgproc_regions_add_roi_metas (GstBuffer * buffer,
   }
 }
 
-GType
-gst_cuda_imgproc_regions_meta_api_get_type (void)
+void
+gst_cuda_imgproc_regions_meta_register (void)
 {
-  static GType type = 0;
-  /* Boxes and centroids are in the frame's coordinates. */
+  /* Boxes and centroids are in the frame's coordinates.  Without a
+   * transform function a custom meta is copied with its buffer, and
+   * dropped by any other transform. */
   static const gchar *tags[] = { GST_META_TAG_VIDEO_STR,
     GST_META_TAG_VIDEO_ORIENTATION_STR, GST_META_TAG_VIDEO_SIZE_STR, NULL
   };
 
-  if (g_once_init_enter (&type)) {
-    GType t = gst_meta_api_type_register ("GstCudaImgprocRegionsMetaAPI",
-        tags);
-    g_once_init_leave (&type, t);
-  }
-  return type;
+  gst_meta_register_custom (GST_CUDA_IMGPROC_REGIONS_META_NAME, tags, NULL,
+      NULL, NULL);
 }
 
 static gboolean
-regions_meta_init (GstMeta * meta, gpointer params, GstBuffer * buffer)
+copy_field (GQuark field, const GValue * value, gpointer table)
 {
-  GstCudaImgprocRegionsMeta *self = (GstCudaImgprocRegionsMeta *) meta;
-
-  self->table = NULL;
-  self->n_regions = self->n_dropped = 0;
+  gst_structure_id_set_value (table, field, value);
   return TRUE;
 }
 
-static void
-regions_meta_free (GstMeta * meta, GstBuffer * buffer)
-{
-  GstCudaImgprocRegionsMeta *self = (GstCudaImgprocRegionsMeta *) meta;
-
-  g_clear_pointer (&self->table, gst_structure_free);
-}
-
-/* Copies only: a scaled, cropped or turned frame has other boxes. */
-static gboolean
-regions_meta_transform (GstBuffer * dest, GstMeta * meta,
-    GstBuffer * buffer, GQuark type, gpointer data)
-{
-  GstCudaImgprocRegionsMeta *self = (GstCudaImgprocRegionsMeta *) meta;
-
-  if (!GST_META_TRANSFORM_IS_COPY (type))
-    return FALSE;
-  return gst_buffer_add_cuda_imgproc_regions_meta (dest,
-      gst_structure_copy (self->table), self->n_regions,
-      self->n_dropped) != NULL;
-}
-
-const GstMetaInfo *
-gst_cuda_imgproc_regions_meta_get_info (void)
-{
-  static const GstMetaInfo *info = NULL;
-
-  if (g_once_init_enter (&info)) {
-    const GstMetaInfo *i =
-        gst_meta_register (GST_CUDA_IMGPROC_REGIONS_META_API_TYPE,
-        "GstCudaImgprocRegionsMeta", sizeof (GstCudaImgprocRegionsMeta),
-        regions_meta_init, regions_meta_free, regions_meta_transform);
-    g_once_init_leave (&info, i);
-  }
-  return info;
-}
-
-/**
- * gst_buffer_add_cuda_imgproc_regions_meta:
- * @buffer: a frame
- * @table: (transfer full): its `regionprops` structure
- * @n_regions: regions in @table
- * @n_dropped: regions left out of @table
- *
- * Returns: (transfer none): the new meta
- *
- * Since: 0.2
- */
-GstCudaImgprocRegionsMeta *
+void
 gst_buffer_add_cuda_imgproc_regions_meta (GstBuffer * buffer,
-    GstStructure * table, guint n_regions, guint n_dropped)
+    const GstStructure * columns)
 {
-  GstCudaImgprocRegionsMeta *meta;
+  GstCustomMeta *meta = gst_buffer_add_custom_meta (buffer,
+      GST_CUDA_IMGPROC_REGIONS_META_NAME);
 
-  g_return_val_if_fail (table != NULL, NULL);
-
-  meta = (GstCudaImgprocRegionsMeta *) gst_buffer_add_meta (buffer,
-      GST_CUDA_IMGPROC_REGIONS_META_INFO, NULL);
-  if (meta == NULL) {
-    gst_structure_free (table);
-    return NULL;
-  }
-  meta->table = table;
-  meta->n_regions = n_regions;
-  meta->n_dropped = n_dropped;
-  return meta;
+  g_return_if_fail (meta != NULL);
+  gst_structure_foreach (columns, copy_field,
+      gst_custom_meta_get_structure (meta));
 }

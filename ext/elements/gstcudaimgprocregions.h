@@ -111,44 +111,20 @@ GQuark gst_cuda_imgproc_region_type (void);
 void gst_cuda_imgproc_regions_add_roi_metas (GstBuffer * buffer,
     const CipRegion * regions, guint n);
 
-/**
- * GstCudaImgprocRegionsMeta:
- * @meta: the parent #GstMeta
- * @table: the frame's `regionprops` structure (columns of float64)
- * @n_regions: regions in @table
- * @n_dropped: regions past `max-regions`, not in @table
- *
- * The region table of the frame `cudalabel` labelled, in the frame's
- * coordinates: tagged with the video geometry, so that elements which
- * move pixels drop it.
- *
- * Since: 0.2
- */
-typedef struct
-{
-  GstMeta meta;
+/* The region table on each frame `cudalabel` labels: a GstCustomMeta of
+ * this name whose structure is the message's `regionprops` structure (a
+ * GBytes of little-endian float64 per column), so that any application
+ * reads it with gst_buffer_get_custom_meta (), Python included, and C
+ * needs no header of ours.  Tagged with the video geometry: elements that
+ * move pixels drop it. */
+#define GST_CUDA_IMGPROC_REGIONS_META_NAME "CudaImgprocRegions"
 
-  GstStructure *table;
-  guint n_regions;
-  guint n_dropped;
-} GstCudaImgprocRegionsMeta;
+/* Registers the meta; once, at plugin load. */
+void gst_cuda_imgproc_regions_meta_register (void);
 
-#define GST_CUDA_IMGPROC_REGIONS_META_API_TYPE \
-  (gst_cuda_imgproc_regions_meta_api_get_type ())
-#define GST_CUDA_IMGPROC_REGIONS_META_INFO \
-  (gst_cuda_imgproc_regions_meta_get_info ())
-
-GType gst_cuda_imgproc_regions_meta_api_get_type (void);
-const GstMetaInfo *gst_cuda_imgproc_regions_meta_get_info (void);
-
-/* Takes @table. */
-GstCudaImgprocRegionsMeta *gst_buffer_add_cuda_imgproc_regions_meta
-    (GstBuffer * buffer, GstStructure * table, guint n_regions,
-    guint n_dropped);
-
-#define gst_buffer_get_cuda_imgproc_regions_meta(b) \
-  ((GstCudaImgprocRegionsMeta *) gst_buffer_get_meta ((b), \
-      GST_CUDA_IMGPROC_REGIONS_META_API_TYPE))
+/* Adds the meta to @buffer with the fields of @columns. */
+void gst_buffer_add_cuda_imgproc_regions_meta (GstBuffer * buffer,
+    const GstStructure * columns);
 
 G_END_DECLS
 

@@ -21,12 +21,13 @@
  * colour, as scikit-image's `label2rgb` paints it, background black), the
  * label ids as GRAY16_LE, or the mask itself.
  *
- * Every output frame carries its region table as one
- * #GstCudaImgprocRegionsMeta: a `regionprops` structure with one field a
- * column of scikit-image's `regionprops_table` (`label`, `area`, `bbox-0`
- * ... `bbox-3`, `centroid-0`, `centroid-1`, `intensity_mean` by default;
- * see `properties`), each a #GBytes of little-endian float64, one value a
- * region in label order.  With `post-messages=true` the same table is
+ * Every output frame carries its region table as a #GstCustomMeta named
+ * `CudaImgprocRegions` (gst_buffer_get_custom_meta (), from Python too):
+ * its structure has one field a column of scikit-image's
+ * `regionprops_table` (`label`, `area`, `bbox-0` ... `bbox-3`,
+ * `centroid-0`, `centroid-1`, `intensity_mean` by default; see
+ * `properties`), each a #GBytes of little-endian float64, one value a
+ * region in label order: the fields of the message's `regionprops`.  With `post-messages=true` the same table is
  * posted as the `regionprops` field of a `cudalabel` element message,
  * with `timestamp`, `duration`, `stream-time` and `running-time` (in a
  * TIME segment), `n-regions` and `n-dropped`.
@@ -228,6 +229,8 @@ gst_cuda_label_class_init (GstCudaLabelClass * klass)
   gobject_class->set_property = gst_cuda_label_set_property;
   gobject_class->get_property = gst_cuda_label_get_property;
   gobject_class->finalize = gst_cuda_label_finalize;
+
+  gst_cuda_imgproc_regions_meta_register ();
 
   /**
    * GstCudaLabel:mode:
@@ -745,7 +748,8 @@ gst_cuda_label_frame_done (GstCudaImgprocFilter * filter,
     gst_element_post_message (GST_ELEMENT (self),
         gst_message_new_element (GST_OBJECT (self), s));
   }
-  gst_buffer_add_cuda_imgproc_regions_meta (outbuf, columns, n, dropped);
+  gst_buffer_add_cuda_imgproc_regions_meta (outbuf, columns);
+  gst_structure_free (columns);
   return CIP_OK;
 }
 

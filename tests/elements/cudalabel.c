@@ -172,15 +172,25 @@ buffer_regions (GstBuffer * buffer, guint n)
   return regions;
 }
 
-/* The frame's region table meta, its API found by name: the plugin is
- * loaded, not linked. */
-static GstCudaImgprocRegionsMeta *
-regions_meta (GstBuffer * buffer)
+/* The frame's region table: the structure of its CudaImgprocRegions
+ * custom meta (found by name, as an application finds it), or NULL. */
+static const GstStructure *
+regions_table (GstBuffer * buffer)
 {
-  GType api = g_type_from_name ("GstCudaImgprocRegionsMetaAPI");
+  GstCustomMeta *meta = gst_buffer_get_custom_meta (buffer,
+      "CudaImgprocRegions");
 
-  fail_unless (api != 0);
-  return (GstCudaImgprocRegionsMeta *) gst_buffer_get_meta (buffer, api);
+  return meta ? gst_custom_meta_get_structure (meta) : NULL;
+}
+
+/* The regions a table holds: the length of its label column. */
+static guint
+table_regions (const GstStructure * table)
+{
+  const GValue *v = gst_structure_get_value (table, "label");
+
+  fail_unless (v != NULL, "the table has no label column");
+  return g_bytes_get_size (g_value_get_boxed (v)) / sizeof (gdouble);
 }
 
 /* Value @i of a column of little-endian float64. */
@@ -1017,7 +1027,7 @@ GST_START_TEST (test_held_frames)
     GstBuffer *out = gst_harness_pull (h);
     GstCaps *caps = cip_test_caps_new (GST_VIDEO_FORMAT_GRAY16_LE,
         frames[i].width, frames[i].height);
-    GstCudaImgprocRegionsMeta *meta = regions_meta (out);
+    const GstStructure *table = regions_table (out);
     Region *regions = buffer_regions (out, expected[i].count);
 
     GstVideoFrame frame;
@@ -1028,8 +1038,8 @@ GST_START_TEST (test_held_frames)
     fail_unless (cip_test_images_equal (&image, &expected[i].image, &where),
         "frame %u differs from the reference: %s", i, where);
     gst_video_frame_unmap (&frame);
-    fail_unless (meta != NULL);
-    fail_unless_equals_int (meta->n_regions, expected[i].count);
+    fail_unless (table != NULL);
+    fail_unless_equals_int (table_regions (table), expected[i].count);
     assert_regions_equal (regions, expected[i].regions, expected[i].count,
         "held frame");
     g_free (regions);
@@ -1361,7 +1371,9 @@ assert_table_is_skimage (const GstStructure * table, GKeyFile * ini,
   guint n_columns = 0;
 
   fail_unless (keys != NULL, "no [%s]", group);
-  fail_unless (gst_structure_has_name (table, "regionprops"));
+  /* the message's, or the frame's meta's */
+  fail_unless (gst_structure_has_name (table, "regionprops") ||
+      gst_structure_has_name (table, "CudaImgprocRegions"));
   for (k = 0; k < n_keys; k++)
     if (!g_str_equal (keys[k], "count") && !g_str_equal (keys[k], "threshold"))
       n_columns++;
@@ -1438,18 +1450,17 @@ assert_mask_regionprops (const CipImage * mask, gint connectivity,
   GstHarness *h = label_harness_new ("mode=labels properties=" ALL_PROPERTIES);
   GKeyFile *ini = cip_test_expected_file ("expected-regionprops.ini");
   gchar *group = g_strdup_printf ("%s-%d", name, connectivity);
-  GstCudaImgprocRegionsMeta *meta;
+  const GstStructure *table;
   GstBuffer *out;
 
   set_mask_caps (h, mask->width, mask->height);
   out = push_and_check (h, cip_test_buffer_new (mask), mask, MODE_LABELS,
       connectivity, 0, NULL);
-  meta = regions_meta (out);
-  fail_unless (meta != NULL);
-  fail_unless_equals_int (meta->n_regions,
+  table = regions_table (out);
+  fail_unless (table != NULL);
+  fail_unless_equals_int (table_regions (table),
       cip_test_ini_uint64 (ini, group, "count"));
-  fail_unless_equals_int (meta->n_dropped, 0);
-  assert_table_is_skimage (meta->table, ini, group, 1e-6);
+  assert_table_is_skimage (table, ini, group, 1e-6);
 
   g_free (group);
   gst_buffer_unref (out);
@@ -1588,6 +1599,52 @@ GST_START_TEST (test_properties_property)
 
 GST_END_TEST;
 
+/* The frame's CudaImgprocRegions custom meta holds exactly the message's
+ * regionprops structure: the same columns, the same bytes. */
+GST_START_TEST (test_custom_meta_is_the_message_table)
+{
+  GstHarness *h = label_harness_new ("post-messages=true "
+      "properties=label,area,bbox,centroid,orientation,perimeter");
+  GstBus *bus = cip_test_harness_add_bus (h);
+  CipImage mask = cip_test_image_new (61, 47, CIP_FORMAT_GRAY8, 0);
+  const GstStructure *table, *message_table;
+  GstBuffer *out;
+  GList *messages;
+  gint i, x, y;
+
+  for (y = 0; y < mask.height; y++)
+    for (x = 0; x < mask.width; x++)
+      ((guint8 *) mask.data)[y * mask.stride + x] =
+          (x / 4) % 2 == 0 && (y / 3) % 2 == 0 ? 255 : 0;
+  set_mask_caps (h, mask.width, mask.height);
+  out = cip_test_push_pull (h, cip_test_buffer_new (&mask));
+  table = regions_table (out);
+  fail_unless (table != NULL);
+  fail_unless (table_regions (table) > 10);
+
+  messages = cip_test_bus_pop_element_messages (bus, "cudalabel");
+  fail_unless_equals_int (g_list_length (messages), 1);
+  message_table = gst_value_get_structure (gst_structure_get_value
+      (gst_message_get_structure (messages->data), "regionprops"));
+  fail_unless_equals_int (gst_structure_n_fields (table),
+      gst_structure_n_fields (message_table));
+  for (i = 0; i < (gint) gst_structure_n_fields (message_table); i++) {
+    const gchar *name = gst_structure_nth_field_name (message_table, i);
+    const GValue *ours = gst_structure_get_value (table, name);
+
+    fail_unless (ours != NULL, "the meta has no %s", name);
+    fail_unless (g_bytes_equal (g_value_get_boxed (ours),
+            g_value_get_boxed (gst_structure_get_value (message_table,
+                    name))), "%s differs", name);
+  }
+  g_list_free_full (messages, (GDestroyNotify) gst_message_unref);
+  gst_buffer_unref (out);
+  cip_test_image_free (&mask);
+  cip_test_harness_teardown_with_bus (h, bus);
+}
+
+GST_END_TEST;
+
 /* An unknown name keeps the element from starting: one RESOURCE/SETTINGS
  * error names it and lists every valid name. */
 GST_START_TEST (test_unknown_property_name_refused_at_start)
@@ -1679,7 +1736,7 @@ GST_START_TEST (test_max_regions)
       "max-regions=1000 post-messages=true");
   GstBus *bus = cip_test_harness_add_bus (h);
   CipImage board = cip_test_image_new (256, 256, CIP_FORMAT_GRAY8, 0);
-  GstCudaImgprocRegionsMeta *meta;
+  const GstStructure *table;
   GstMessage *msg;
   guint frame, messages = 0, warnings = 0;
   gint x, y;
@@ -1693,11 +1750,10 @@ GST_START_TEST (test_max_regions)
     GBytes *labels;
     const GValue *v;
 
-    meta = regions_meta (out);
-    fail_unless (meta != NULL);
-    fail_unless_equals_int (meta->n_regions, 1000);
-    fail_unless_equals_int (meta->n_dropped, 32768 - 1000);
-    v = gst_structure_get_value (meta->table, "label");
+    table = regions_table (out);
+    fail_unless (table != NULL);
+    fail_unless_equals_int (table_regions (table), 1000);
+    v = gst_structure_get_value (table, "label");
     labels = g_value_get_boxed (v);
     fail_unless_equals_int (g_bytes_get_size (labels), 8 * 1000);
     fail_unless_equals_float (column_value (labels, 999), 1000.0);
@@ -1777,7 +1833,7 @@ push_across_a_restart (GstHarness * h, GstBus * bus, const CipImage * mask,
 
   set_mask_caps (h, mask->width, mask->height);
   for (frame = 0; frame < 3; frame++) {
-    GstCudaImgprocRegionsMeta *meta;
+    const GstStructure *table;
     GstBuffer *out;
 
     if (frame == 2)
@@ -1785,10 +1841,9 @@ push_across_a_restart (GstHarness * h, GstBus * bus, const CipImage * mask,
     out = cip_test_push_pull (h, cip_test_buffer_new (mask));
     assert_output_image (h, out, &expected->image);
     fail_unless_equals_int (get_n_regions (label), expected->count);
-    meta = regions_meta (out);
-    fail_unless (meta != NULL);
-    fail_unless_equals_int (meta->n_regions, n_table);
-    fail_unless_equals_int (meta->n_dropped, expected->count - n_table);
+    table = regions_table (out);
+    fail_unless (table != NULL);
+    fail_unless_equals_int (table_regions (table), n_table);
     gst_buffer_unref (out);
     warnings = cip_test_bus_pop_warnings (bus, GST_STREAM_ERROR, code);
     fail_unless (warnings == (frame == 1 ? 0 : 1),
@@ -2145,6 +2200,7 @@ cudalabel_suite (void)
   tcase_add_loop_test (tc, test_regionprops_16bit, 0,
       2 * G_N_ELEMENTS (frames16));
   tcase_add_test (tc, test_properties_property);
+  tcase_add_test (tc, test_custom_meta_is_the_message_table);
   tcase_add_test (tc, test_unknown_property_name_refused_at_start);
   tcase_add_test (tc, test_unknown_property_name_while_running);
   tcase_add_test (tc, test_properties_blurb_lists_names);
