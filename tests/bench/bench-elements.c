@@ -445,10 +445,12 @@ element_lacking (const gchar * needs, const gchar * format)
  * number when one failed; @slowest gets the slowest pipeline's rate in
  * the window, @host_us the CPU time the process spent per frame in it
  * (every thread: the sources, the elements, the sinks, and waits on the
- * GPU). */
+ * GPU).  A pipeline at less than half the mean rate of the others is
+ * starved: it is printed, and @starved set. */
 static gdouble
 run_streams (const Case * c, gint width, gint height, guint n_streams,
-    gint64 warm_up_us, gint64 measure_us, gdouble * slowest, gdouble * host_us)
+    gint64 warm_up_us, gint64 measure_us, gdouble * slowest, gdouble * host_us,
+    gboolean * starved)
 {
   GstElement **pipelines = g_new0 (GstElement *, n_streams);
   Run *runs = g_new0 (Run, n_streams);
@@ -462,6 +464,7 @@ run_streams (const Case * c, gint width, gint height, guint n_streams,
 
   *slowest = -1;
   *host_us = 0;
+  *starved = FALSE;
   g_mutex_init (&gate.lock);
   g_cond_init (&gate.cond);
   for (k = 0; k < n_streams && !failed; k++) {
@@ -515,6 +518,17 @@ run_streams (const Case * c, gint width, gint height, guint n_streams,
     frames += counted;
   }
 
+  for (k = 0; k < n_streams && n_streams > 1; k++) {
+    guint mine = g_atomic_int_get (&runs[k].frames_out) - counted_from[k];
+    gdouble others = (gdouble) (frames - mine) / (n_streams - 1);
+
+    if (mine < others / 2) {
+      g_printerr ("stream %u of %u starved: %u frames in the window, the "
+          "others %.0f on average\n", k, n_streams, mine, others);
+      *starved = TRUE;
+    }
+  }
+
   /* A pipeline that stopped inside the window was not counted over all
    * of it. */
   failed = any_stopped (pipelines, n_streams, c) || frames == 0;
@@ -551,9 +565,10 @@ run_case (const Case * c, gint width, gint height, gint64 warm_up_us,
     gint64 measure_us, gdouble * host_us)
 {
   gdouble slowest;
+  gboolean starved;
 
   return run_streams (c, width, height, 1, warm_up_us, measure_us, &slowest,
-      host_us);
+      host_us, &starved);
 }
 
 #define GRAY_CHAIN "cudagray backend=%s ! video/x-raw"
@@ -793,18 +808,20 @@ run_stream_table (const gchar * counts, const gchar * only, gboolean quick,
     for (k = 0; list[k]; k++) {
       guint n = (guint) g_ascii_strtoull (list[k], NULL, 10);
       gdouble slowest, host_us, fps;
+      gboolean starved;
 
       if (n == 0)
         continue;
       fps = run_streams (c, 1920 / scale, 1080 / scale, n,
-          quick ? 50000 : 500000, quick ? 200000 : 2000000, &slowest, &host_us);
-      g_print ("| %s | %s | %u | %.0f | %.0f | %.1f | %.0f |\n", c->name,
-          source_names[c->memory], n, fps, slowest, host_us,
-          fps > 0 ? fps / 30 : 0);
+          quick ? 50000 : 500000, quick ? 200000 : 2000000, &slowest, &host_us,
+          &starved);
+      g_print ("| %s | %s | %u | %.0f | %.0f%s | %.1f | %.0f |\n", c->name,
+          source_names[c->memory], n, fps, slowest,
+          starved ? " (starved: failed)" : "", host_us, fps > 0 ? fps / 30 : 0);
       if (csv)
         fprintf (csv, "\"%s\",%s,1080p,%u,%.1f,%.1f,%.1f\n", c->name,
             source_names[c->memory], n, fps, slowest, host_us);
-      if (fps > 0)
+      if (fps > 0 && !starved)
         (*ok)++;
       else
         (*failed)++;
