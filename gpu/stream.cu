@@ -370,9 +370,15 @@ CipStatus
 cip_host_register (void *host, size_t size, CipStream * stream)
 {
   /* Portable: for every context; mapped: addressable by kernels. */
-  CIP_CUDA_TRY (stream, cudaHostRegister (host, size,
-          cudaHostRegisterPortable | cudaHostRegisterMapped));
-  return CIP_OK;
+  cudaError_t err = cudaHostRegister (host, size,
+      cudaHostRegisterPortable | cudaHostRegisterMapped);
+
+  if (err == cudaSuccess)
+    return CIP_OK;
+  /* a refusal is not sticky: left as the last error, the next launch's
+   * check would take it for its own */
+  (void) cudaGetLastError ();
+  return cip_cuda_fail (stream, "cudaHostRegister", err);
 }
 
 void

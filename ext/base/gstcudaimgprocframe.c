@@ -278,6 +278,7 @@ typedef struct
 } HostRegistration;
 
 G_DEFINE_QUARK (GstCudaImgprocHostRegistration, host_registration);
+static GMutex registration_lock;
 
 static void
 host_registration_free (HostRegistration * registration)
@@ -303,8 +304,17 @@ gst_cuda_imgproc_frame_in_place (GstVideoFrame * frame, CipImage * image,
   if (gst_buffer_n_memory (frame->buffer) != 1)
     return FALSE;
   memory = GST_MINI_OBJECT (gst_buffer_peek_memory (frame->buffer, 0));
-  if (gst_mini_object_get_qdata (memory, host_registration_quark ()))
-    return FALSE;
+
+  /* one registration a memory: elements on two branches of a tee read the
+   * same frame at once */
+  g_mutex_lock (&registration_lock);
+  if (gst_mini_object_get_qdata (memory, host_registration_quark ())) {
+    g_mutex_unlock (&registration_lock);
+    /* registered by the other branch meanwhile, or refused before */
+    if (!cip_host_device_address (image->data, &address))
+      return FALSE;
+    goto found;
+  }
 
   /* the frame's mapping of its one memory covers all of it */
   registration = g_new0 (HostRegistration, 1);
@@ -317,6 +327,7 @@ gst_cuda_imgproc_frame_in_place (GstVideoFrame * frame, CipImage * image,
         cip_stream_error (device->stream));
   gst_mini_object_set_qdata (memory, host_registration_quark (),
       registration, (GDestroyNotify) host_registration_free);
+  g_mutex_unlock (&registration_lock);
   if (registration->host == NULL ||
       !cip_host_device_address (image->data, &address))
     return FALSE;
