@@ -66,6 +66,18 @@ CipStatus cip_ref_label (const CipImage * mask, const CipImage * intensity,
     const CipLabelParams * params, CipImage * dst, CipRegionTable * table,
     CipStream * stream);
 
+/* Track ids of the @n regions of @labels (ids 1 ... @n, 0 background),
+ * from the @n_prev regions of the previous frame's @prev_labels (the same
+ * size and @stride, in elements) and their ids @prev_ids: region i takes
+ * the id of previous region j when j is the previous region i overlaps in
+ * the most pixels and i is the region j overlaps in the most pixels, ties
+ * to the lower label both ways; any other region takes *@next_id, which
+ * then grows by one.  Writes @ids[0 .. @n).  docs/regionprops.md, "Tracks". */
+CipStatus cip_ref_track (const uint32_t * prev_labels,
+    const uint32_t * labels, int width, int height, size_t stride,
+    uint32_t n_prev, const uint32_t * prev_ids, uint32_t n, uint32_t * ids,
+    uint32_t * next_id);
+
 CipStatus cip_ref_blur (const CipImage * src, CipImage * dst, double sigma,
     CipStream * stream);
 
