@@ -168,6 +168,49 @@ cip_block_inclusive_scan (T value, T * scratch)
   return warp > 0 ? value + scratch[warp - 1] : value;
 }
 
+struct CipSum
+{
+  template < typename T > __device__ T operator () (T a, T b) const
+  {
+    return a + b;
+  }
+};
+
+struct CipMin
+{
+  template < typename T > __device__ T operator () (T a, T b) const
+  {
+    return min (a, b);
+  }
+};
+
+struct CipMax
+{
+  template < typename T > __device__ T operator () (T a, T b) const
+  {
+    return max (a, b);
+  }
+};
+
+/* The sum, least or largest (@op) of one value per thread of a block of
+ * 1024 threads, in every thread; @scratch holds 32 values. */
+template < typename T, typename Op > __device__ __forceinline__ T
+cip_block_reduce (T value, T * scratch, Op op)
+{
+  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+
+  for (int d = 16; d > 0; d >>= 1)
+    value = op (value, __shfl_xor_sync (0xffffffffu, value, d));
+  __syncthreads ();
+  if (lane == 0)
+    scratch[warp] = value;
+  __syncthreads ();
+  value = scratch[lane];
+  for (int d = 16; d > 0; d >>= 1)
+    value = op (value, __shfl_xor_sync (0xffffffffu, value, d));
+  return value;
+}
+
 /* Stores four consecutive GRAY8 pixels of a row from x, those at or past
  * the width left out. */
 __device__ __forceinline__ void

@@ -212,47 +212,4 @@ CipStatus cip_histogram16_smooth (uint32_t * hist,
 #define CIP_HIST16_TABLE_THREADS 1024
 #define CIP_HIST16_TABLE_BLOCKS (CIP_HIST16_BINS / CIP_HIST16_TABLE_THREADS)
 
-struct CipSum
-{
-  template < typename T > __device__ T operator () (T a, T b) const
-  {
-    return a + b;
-  }
-};
-
-struct CipMin
-{
-  template < typename T > __device__ T operator () (T a, T b) const
-  {
-    return min (a, b);
-  }
-};
-
-struct CipMax
-{
-  template < typename T > __device__ T operator () (T a, T b) const
-  {
-    return max (a, b);
-  }
-};
-
-/* The sum, least or largest (@op) of one value per thread of a block of
- * 1024 threads, in every thread; @scratch holds 32 values. */
-template < typename T, typename Op > __device__ __forceinline__ T
-cip_block_reduce (T value, T * scratch, Op op)
-{
-  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-
-  for (int d = 16; d > 0; d >>= 1)
-    value = op (value, __shfl_xor_sync (0xffffffffu, value, d));
-  __syncthreads ();
-  if (lane == 0)
-    scratch[warp] = value;
-  __syncthreads ();
-  value = scratch[lane];
-  for (int d = 16; d > 0; d >>= 1)
-    value = op (value, __shfl_xor_sync (0xffffffffu, value, d));
-  return value;
-}
-
 #endif /* __CIP_HISTOGRAM_CUH__ */

@@ -47,13 +47,13 @@ GstCaps *gst_cuda_imgproc_caps_prefer_cuda (GstCaps * othercaps);
 /* @othercaps (fixed output caps for input @caps) with the colorimetry of
  * a gray frame as YUV when it is one: full range, BT.601 matrix, so that
  * any converter gives R = G = B = Y. */
+GstCaps *gst_cuda_imgproc_caps_fixate_gray_as_yuv (const GstCudaImgprocFormats
+    * element, GstCaps * caps, GstCaps * othercaps);
+
 /* @othercaps (fixed output caps for input @caps) with the input's
  * colorimetry when they are gray taken from YUV: the luma's own. */
 GstCaps *gst_cuda_imgproc_caps_fixate_luma (GstCaps * caps,
     GstCaps * othercaps);
-
-GstCaps *gst_cuda_imgproc_caps_fixate_gray_as_yuv (const GstCudaImgprocFormats
-    * element, GstCaps * caps, GstCaps * othercaps);
 
 /* Whether frames of @in_format become frames of @out_format (NV12 or
  * I420) whose luma is the gray output and whose chroma is neutral, rather

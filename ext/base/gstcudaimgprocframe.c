@@ -267,8 +267,6 @@ gst_cuda_imgproc_plane_image (GstVideoFrame * frame, guint plane,
   return image;
 }
 
-/* Whether @buffer holds device memory of @context, whose pointers the
- * element's kernels can use as they are. */
 /* Ordinary memory page-locked for the kernels, kept on the GstMemory until
  * upstream frees it. */
 typedef struct
@@ -337,6 +335,8 @@ found:
   return TRUE;
 }
 
+/* Whether @buffer holds device memory of @context, whose pointers the
+ * element's kernels can use as they are. */
 gboolean
 gst_cuda_imgproc_is_device_frame (GstBuffer * buffer, GstCudaContext * context)
 {

@@ -42,11 +42,11 @@ typedef struct
 gboolean gst_cuda_imgproc_region_props_parse (GstCudaImgprocRegionProps *
     props, const gchar * names, gchar ** error_name);
 
-/* The names, comma-separated (free with g_free). */
 /* Every name gst_cuda_imgproc_region_props_parse() takes, ", " between
- * them. */
+ * them (free with g_free). */
 gchar *gst_cuda_imgproc_region_props_valid_names (void);
 
+/* The names, comma-separated (free with g_free). */
 gchar *gst_cuda_imgproc_region_props_to_string (const
     GstCudaImgprocRegionProps * props);
 

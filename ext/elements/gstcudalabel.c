@@ -27,8 +27,9 @@
  * `regionprops_table` (`label`, `area`, `bbox-0` ... `bbox-3`,
  * `centroid-0`, `centroid-1`, `intensity_mean` by default; see
  * `properties`), each a #GBytes of little-endian float64, one value a
- * region in label order: the fields of the message's `regionprops`.  With `post-messages=true` the same table is
- * posted as the `regionprops` field of a `cudalabel` element message,
+ * region in label order: the fields of the message's `regionprops`.
+ * With `post-messages=true` the same table is posted as the
+ * `regionprops` field of a `cudalabel` element message,
  * with `timestamp`, `duration`, `stream-time` and `running-time` (in a
  * TIME segment), `n-regions` and `n-dropped`.
  *
