@@ -37,6 +37,7 @@ typedef enum
   CIP_SCRATCH_LABEL_HULLS,      /* row ends and chains of convex hulls */
   CIP_SCRATCH_LABEL_HOLES,      /* background forest and its components */
   CIP_SCRATCH_HIST16,           /* the 16-bit histogram and Otsu's sums */
+  CIP_SCRATCH_HIST16_PARTS,     /* the 16-bit histogram's block counts */
   CIP_SCRATCH_EQUALIZE16,       /* the 16-bit histogram and its table */
   CIP_N_SCRATCH
 } CipScratchSlot;
@@ -52,6 +53,7 @@ struct _CipStream
   cudaStream_t stream;
   bool owns_stream;             /* false: the caller's, left alive at free */
   int sm_count;
+  int shared_optin;             /* bytes of shared memory a block may ask */
   bool integrated;              /* the GPU shares the host's memory */
   /* Two histograms of CIP_HIST_BINS counters and a block counter: a
    * histogram operation counts into hist[hist_turn] and zeroes the other,

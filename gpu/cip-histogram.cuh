@@ -174,42 +174,59 @@ cip_load16_words (const uint8_t * __restrict__ row, int x, int width,
   }
 }
 
-/* The 16-bit histogram (Otsu on GRAY16): CIP_HIST16_BINS counters are
- * 256 KiB, more than a block's shared memory can hold privately, so the
- * counting kernel adds into one global histogram, which stays in L2.  A
- * warp first groups its lanes by value (__match_any_sync) and one lane
- * of each group adds the group's count: an image of few values costs one
- * atomic per value and warp, one of many values one per pixel.  A thread
- * reads CIP_UNIT pixels (two 16-byte loads), a grid of
- * CIP_HIST16_BLOCKS_PER_SM blocks per multiprocessor strides the image. */
-#define CIP_HIST16_THREADS 256
-#define CIP_HIST16_BLOCKS_PER_SM 4
+/* The 16-bit histogram (GRAY16 equalization and Otsu), content-blind in
+ * cost.  Its 65,536 counters do not fit a block's shared memory as 32-bit
+ * words, but they do as 16-bit halves of one (128 KiB), and no count
+ * passes 65,535 when a block counts at most CIP_HIST16_CHUNK_UNITS units
+ * of CIP_UNIT pixels.  So the image is cut into such chunks, a block of
+ * CIP_HIST16_THREADS each:
+ *
+ * 1. the block counts its chunk in shared memory; a thread first merges
+ *    the runs of equal values among its CIP_UNIT pixels, so that a flat
+ *    image costs one shared atomic a thread, not one a pixel (global
+ *    atomics, even grouped by warp, took up to 15x longer on a narrow
+ *    12-bit range), then writes its counts, dense, to its chunk's row;
+ * 2. a thread a bin sums the chunks' rows into the histogram, overwriting
+ *    it, and each block of them writes its segment's summary.
+ *
+ * Where a block may not ask for 128 KiB of shared memory (sm_75, sm_86,
+ * sm_89, sm_120), each chunk is counted by two or four blocks, each
+ * keeping the values of its part of the range. */
+#define CIP_HIST16_THREADS 1024
+#define CIP_HIST16_CHUNK_UNITS (65535 / CIP_UNIT)
+#define CIP_HIST16_ROW_BYTES (CIP_HIST16_BINS * sizeof (uint16_t))
 
+/* The passes over the 65,536 bins (sums, smoothing, the tables) run one
+ * thread a bin, in CIP_HIST16_SEGMENTS blocks of CIP_HIST16_SEGMENT_BINS. */
+#define CIP_HIST16_SEGMENT_BINS 1024
+#define CIP_HIST16_SEGMENTS (CIP_HIST16_BINS / CIP_HIST16_SEGMENT_BINS)
+
+/* Each segment's totals, written beside the histogram by the pass that
+ * writes it last: a table pass's block reads them, not the 65,536 bins,
+ * for what lies before its own bins and for the image's. */
 typedef struct
 {
-  const uint8_t *src;
-  size_t src_stride;
-  int width;
-  unsigned units_per_row;       /* CIP_UNIT pixels each */
-  unsigned units;
-  bool src_aligned;             /* 16-byte rows */
-  uint32_t *hist;               /* CIP_HIST16_BINS counters, zero before */
-} CipHistogram16Pass;
+  uint32_t count[CIP_HIST16_SEGMENTS];
+  uint64_t weighted[CIP_HIST16_SEGMENTS];       /* sum of bin x weight */
+  int32_t first[CIP_HIST16_SEGMENTS];   /* first occupied bin, or BINS */
+  int32_t last[CIP_HIST16_SEGMENTS];    /* last occupied bin, or -1 */
+} CipHistogram16Summary;
 
-__global__ void cip_histogram16_count_kernel (CipHistogram16Pass p);
+/* The count Otsu weighs a level's value by, as scikit-image: float32. */
+__device__ __forceinline__ uint64_t
+cip_histogram16_weight (uint32_t count)
+{
+  return (uint64_t) __uint2float_rn (count);
+}
 
-/* Counts GRAY16 @src into @hist (zero before), on @stream. */
+/* Counts GRAY16 @src into @hist (overwritten) and @summary, on @stream. */
 CipStatus cip_histogram16_count (const CipImage * src, uint32_t * hist,
-    CipStream * stream);
+    CipHistogram16Summary * summary, CipStream * stream);
 
-/* Temporal smoothing of a 16-bit histogram, in place, on @stream. */
+/* Temporal smoothing of a 16-bit histogram and its summary, in place, on
+ * @stream. */
 CipStatus cip_histogram16_smooth (uint32_t * hist,
-    const CipSmoothing * smoothing, CipStream * stream);
-
-/* The table passes over the 65,536 bins run one thread a bin in blocks of
- * CIP_HIST16_TABLE_THREADS; each block reads the whole histogram, so that
- * it needs no other block's result. */
-#define CIP_HIST16_TABLE_THREADS 1024
-#define CIP_HIST16_TABLE_BLOCKS (CIP_HIST16_BINS / CIP_HIST16_TABLE_THREADS)
+    CipHistogram16Summary * summary, const CipSmoothing * smoothing,
+    CipStream * stream);
 
 #endif /* __CIP_HISTOGRAM_CUH__ */

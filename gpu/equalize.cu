@@ -125,45 +125,40 @@ equalize_packed (const CipImage * src, CipImage * dst,
   return CIP_OK;
 }
 
-/* GRAY16 (cip_equalize16_value), in three launches and a fourth with
- * smoothing, without a host round trip:
+/* GRAY16 (cip_equalize16_value), without a host round trip:
  *
- * 1. the 16-bit histogram (cip_histogram16_count) into the stream's
- *    scratch;
+ * 1. the 16-bit histogram and its segments' summary
+ *    (cip_histogram16_count) into the stream's scratch;
  * 2. (smoothing) a thread a bin replaces its count by the history's;
- * 3. CIP_HIST16_TABLE_BLOCKS blocks of CIP_HIST16_TABLE_THREADS bins: each
- *    block sums the whole histogram, coalesced from L2, for the total,
- *    the first occupied level and the count before its own bins, scans its
- *    bins for the exact running sums and writes their table entries;
- * 4. every pixel through the 16-bit table (128 KiB, from L2), which also
- *    zeroes the histogram for the next call.
+ * 3. a block a segment: from the summary, the total, the first occupied
+ *    level and the count before its own bins; it scans its bins for the
+ *    exact running sums and writes their table entries;
+ * 4. every pixel through the 16-bit table (128 KiB, from L2).
  *
- * The scratch is allocated and zeroed once, by the first call. */
+ * The scratch is allocated once, by the first call. */
 
 typedef struct
 {
   uint32_t hist[CIP_HIST16_BINS];
+  CipHistogram16Summary summary;
   uint16_t table[CIP_HIST16_BINS];
 } Equalize16Scratch;
 
 __global__ void
-__launch_bounds__ (CIP_HIST16_TABLE_THREADS)
+__launch_bounds__ (CIP_HIST16_SEGMENT_BINS)
 equalize16_table_kernel (Equalize16Scratch * s)
 {
   __shared__ uint32_t scratch[32];
-  int bin = blockIdx.x * CIP_HIST16_TABLE_THREADS + threadIdx.x;
+  int bin = blockIdx.x * CIP_HIST16_SEGMENT_BINS + threadIdx.x;
   uint32_t total = 0, before = 0, first = CIP_HIST16_BINS - 1;
   uint32_t count, cumulative, first_count;
 
-  for (int c = 0; c < CIP_HIST16_TABLE_BLOCKS; c++) {
-    int i = c * CIP_HIST16_TABLE_THREADS + threadIdx.x;
-    uint32_t x = __ldcg (&s->hist[i]);
-
-    if (x && (uint32_t) i < first)
-      first = i;
-    total += x;
-    if (c < (int) blockIdx.x)
-      before += x;
+  /* the total, the first occupied level and what lies before this
+   * block's bins, from the segments' summaries */
+  if (threadIdx.x < CIP_HIST16_SEGMENTS) {
+    total = __ldcg (&s->summary.count[threadIdx.x]);
+    before = threadIdx.x < blockIdx.x ? total : 0;
+    first = min (first, (uint32_t) __ldcg (&s->summary.first[threadIdx.x]));
   }
   total = cip_block_reduce (total, scratch, CipSum ());
   before = cip_block_reduce (before, scratch, CipSum ());
@@ -183,8 +178,7 @@ equalize16_table_kernel (Equalize16Scratch * s)
 
 /* GRAY16 through the table: a block covers CIP_ROW_SPAN pixels of a row,
  * a thread CIP_UNIT (two 16-byte loads and stores where the rows are
- * 16-byte aligned).  Its threads also zero the histogram for the next
- * call. */
+ * 16-byte aligned). */
 __global__ void
 equalize16_apply_kernel (const uint8_t * __restrict__ src, size_t src_stride,
     uint8_t * __restrict__ dst, size_t dst_stride, int width,
@@ -192,18 +186,12 @@ equalize16_apply_kernel (const uint8_t * __restrict__ src, size_t src_stride,
 {
   int x = blockIdx.x * CIP_ROW_SPAN + threadIdx.x * CIP_UNIT;
   int y = blockIdx.y;
-  unsigned id = (blockIdx.y * gridDim.x + blockIdx.x) * blockDim.x +
-      threadIdx.x;
-  unsigned threads = gridDim.x * gridDim.y * blockDim.x;
   uint8_t *row = dst + y * dst_stride;
   union
   {
     uint4 v[2];
     uint16_t w[CIP_UNIT];
   } u;
-
-  for (unsigned k = id; k < CIP_HIST16_BINS / 4; k += threads)
-    ((uint4 *) s->hist)[k] = make_uint4 (0, 0, 0, 0);
 
   if (x >= width)
     return;
@@ -229,7 +217,6 @@ static CipStatus
 equalize16 (const CipImage * src, CipImage * dst,
     const CipSmoothing * smoothing, CipStream * stream)
 {
-  bool fresh = stream->scratch[CIP_SCRATCH_EQUALIZE16].data == NULL;
   Equalize16Scratch *s;
   void *scratch;
   CipStatus status;
@@ -238,22 +225,19 @@ equalize16 (const CipImage * src, CipImage * dst,
       sizeof (Equalize16Scratch), &scratch);
   if (status != CIP_OK)
     return status;
-  /* once: later calls leave the histogram zeroed for the next */
-  if (fresh)
-    CIP_CUDA_TRY (stream, cudaMemsetAsync (scratch, 0,
-            sizeof (Equalize16Scratch), stream->stream));
   s = (Equalize16Scratch *) scratch;
 
-  status = cip_histogram16_count (src, s->hist, stream);
+  status = cip_histogram16_count (src, s->hist, &s->summary, stream);
   if (status != CIP_OK)
     return status;
   if (smoothing) {
-    status = cip_histogram16_smooth (s->hist, smoothing, stream);
+    status = cip_histogram16_smooth (s->hist, &s->summary, smoothing,
+        stream);
     if (status != CIP_OK)
       return status;
   }
-  equalize16_table_kernel <<<CIP_HIST16_TABLE_BLOCKS,
-      CIP_HIST16_TABLE_THREADS, 0, stream->stream >>> (s);
+  equalize16_table_kernel <<<CIP_HIST16_SEGMENTS, CIP_HIST16_SEGMENT_BINS,
+      0, stream->stream >>> (s);
   CIP_CUDA_TRY_LAUNCH (stream, "equalize 16-bit table kernel");
   equalize16_apply_kernel <<<dim3 (cip_row_segments (src->width),
           src->height), CIP_ROW_THREADS, 0, stream->stream >>> (

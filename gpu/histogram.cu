@@ -50,46 +50,130 @@ cip_histogram_finish (const CipImage * src, CipImage * dst,
   return CIP_OK;
 }
 
+typedef struct
+{
+  const uint8_t *src;
+  size_t src_stride;
+  int width;
+  unsigned units_per_row;       /* CIP_UNIT pixels each */
+  unsigned units;
+  bool src_aligned;             /* 16-byte rows */
+  unsigned part_shift;          /* a value's part: value >> part_shift */
+  uint32_t *rows;               /* a chunk's CIP_HIST16_BINS 16-bit counts */
+} Histogram16Chunks;
+
+/* Adds @count pixels of @value to the block's packed 16-bit counters,
+ * where @value lies in the block's part of the range. */
+__device__ __forceinline__ void
+histogram16_add (uint32_t * counts, const Histogram16Chunks & p,
+    unsigned value, unsigned count)
+{
+  unsigned bin;
+
+  if (value >> p.part_shift != blockIdx.y)
+    return;
+  bin = value & ((1u << p.part_shift) - 1);
+  atomicAdd (&counts[bin >> 1], count << ((bin & 1) << 4));
+}
+
+/* A block a chunk (and a part of the range): see cip-histogram.cuh. */
 __global__ void
 __launch_bounds__ (CIP_HIST16_THREADS)
-cip_histogram16_count_kernel (CipHistogram16Pass p)
+histogram16_chunk_kernel (Histogram16Chunks p)
 {
-  unsigned lane = threadIdx.x & 31;
-  unsigned stride = gridDim.x * blockDim.x;
+  extern __shared__ uint4 shared_words[];
+  uint32_t *counts = (uint32_t *) shared_words;
+  unsigned words = 1u << (p.part_shift - 1);
+  unsigned first = blockIdx.x * CIP_HIST16_CHUNK_UNITS;
+  unsigned end = min (p.units, first + CIP_HIST16_CHUNK_UNITS);
+  uint4 *row;
 
-  /* warp by warp, so that every lane takes part in each match */
-  for (unsigned base = blockIdx.x * blockDim.x + (threadIdx.x & ~31u);
-      base < p.units; base += stride) {
-    unsigned u = base + lane;
+  for (unsigned k = threadIdx.x; k < words / 4; k += blockDim.x)
+    shared_words[k] = make_uint4 (0, 0, 0, 0);
+  __syncthreads ();
+
+  for (unsigned u = first + threadIdx.x; u < end; u += blockDim.x) {
+    unsigned y = u / p.units_per_row;
+    int x = (int) (u - y * p.units_per_row) * CIP_UNIT;
+    int n = min (CIP_UNIT, p.width - x);
     uint16_t w[CIP_UNIT];
-    int n = 0;
+    unsigned run_value, run = 1;
 
-    if (u < p.units) {
-      unsigned y = u / p.units_per_row;
-      int x = (int) (u - y * p.units_per_row) * CIP_UNIT;
-
-      cip_load16_words (p.src + y * p.src_stride, x, p.width, p.src_aligned,
-          w);
-      n = min (CIP_UNIT, p.width - x);
-    }
+    cip_load16_words (p.src + y * p.src_stride, x, p.width, p.src_aligned,
+        w);
+    run_value = w[0];
 #pragma unroll
-    for (int i = 0; i < CIP_UNIT; i++) {
-      /* lanes without a pixel share a key no pixel has */
-      unsigned key = i < n ? w[i] : 0xffffffffu;
-      unsigned peers = __match_any_sync (0xffffffffu, key);
-
-      if (i < n && lane == (unsigned) __ffs (peers) - 1)
-        atomicAdd (&p.hist[key], (unsigned) __popc (peers));
+    for (int i = 1; i < CIP_UNIT; i++) {
+      if (i >= n)
+        break;
+      if (w[i] == run_value) {
+        run++;
+      } else {
+        histogram16_add (counts, p, run_value, run);
+        run_value = w[i];
+        run = 1;
+      }
     }
+    histogram16_add (counts, p, run_value, run);
   }
+  __syncthreads ();
+
+  row = (uint4 *) ((uint8_t *) p.rows + blockIdx.x * CIP_HIST16_ROW_BYTES +
+      blockIdx.y * words * sizeof (uint32_t));
+  for (unsigned k = threadIdx.x; k < words / 4; k += blockDim.x)
+    __stcg (&row[k], shared_words[k]);
+}
+
+/* Writes the totals of the block's segment, whose bin @bin (the
+ * thread's) holds @count. */
+__device__ void
+histogram16_summarize (int bin, uint32_t count,
+    CipHistogram16Summary * summary)
+{
+  __shared__ uint32_t scratch32[32];
+  __shared__ uint64_t scratch64[32];
+  __shared__ int32_t scratch_int[32];
+  uint32_t total = cip_block_reduce (count, scratch32, CipSum ());
+  uint64_t weighted = cip_block_reduce (cip_histogram16_weight (count) *
+      (uint64_t) bin, scratch64, CipSum ());
+  int32_t first = cip_block_reduce (count ? bin : CIP_HIST16_BINS,
+      scratch_int, CipMin ());
+  int32_t last = cip_block_reduce (count ? bin : -1, scratch_int, CipMax ());
+
+  if (threadIdx.x == 0) {
+    summary->count[blockIdx.x] = total;
+    summary->weighted[blockIdx.x] = weighted;
+    summary->first[blockIdx.x] = first;
+    summary->last[blockIdx.x] = last;
+  }
+}
+
+/* The chunks' rows summed, a thread a bin. */
+__global__ void
+__launch_bounds__ (CIP_HIST16_SEGMENT_BINS)
+histogram16_sum_kernel (const uint16_t * __restrict__ rows, unsigned chunks,
+    uint32_t * __restrict__ hist, CipHistogram16Summary * summary)
+{
+  int bin = blockIdx.x * CIP_HIST16_SEGMENT_BINS + threadIdx.x;
+  uint32_t count = 0;
+
+#pragma unroll 8
+  for (unsigned c = 0; c < chunks; c++)
+    count += __ldcs (&rows[c * CIP_HIST16_BINS + bin]);
+  hist[bin] = count;
+  histogram16_summarize (bin, count, summary);
 }
 
 CipStatus
 cip_histogram16_count (const CipImage * src, uint32_t * hist,
-    CipStream * stream)
+    CipHistogram16Summary * summary, CipStream * stream)
 {
-  CipHistogram16Pass p;
-  unsigned blocks, most;
+  Histogram16Chunks p;
+  unsigned chunks, parts;
+  size_t shared;
+  bool fresh;
+  void *rows;
+  CipStatus status;
 
   p.src = (const uint8_t *) src->data;
   p.src_stride = src->stride;
@@ -97,30 +181,53 @@ cip_histogram16_count (const CipImage * src, uint32_t * hist,
   p.units_per_row = CIP_DIV_UP (src->width, CIP_UNIT);
   p.units = p.units_per_row * src->height;
   p.src_aligned = cip_rows_aligned (src, 16);
-  p.hist = hist;
+  chunks = CIP_DIV_UP (p.units, CIP_HIST16_CHUNK_UNITS);
 
-  blocks = CIP_DIV_UP (p.units, CIP_HIST16_THREADS);
-  most = stream->sm_count * CIP_HIST16_BLOCKS_PER_SM;
-  cip_histogram16_count_kernel <<<blocks < most ? blocks : most,
-      CIP_HIST16_THREADS, 0, stream->stream >>> (p);
+  /* 128 KiB of counters a block where the device allows it, else the
+   * range in two or four parts */
+  for (parts = 1; CIP_HIST16_ROW_BYTES / parts > (size_t) stream->shared_optin
+      && parts < 4; parts *= 2);
+  shared = CIP_HIST16_ROW_BYTES / parts;
+  p.part_shift = 16 - (parts == 1 ? 0 : parts == 2 ? 1 : 2);
+
+  fresh = stream->scratch[CIP_SCRATCH_HIST16_PARTS].data == NULL;
+  status = cip_cuda_scratch (stream, CIP_SCRATCH_HIST16_PARTS,
+      chunks * CIP_HIST16_ROW_BYTES, &rows);
+  if (status != CIP_OK)
+    return status;
+  p.rows = (uint32_t *) rows;
+  if (fresh)
+    CIP_CUDA_TRY (stream,
+        cudaFuncSetAttribute (histogram16_chunk_kernel,
+            cudaFuncAttributeMaxDynamicSharedMemorySize, (int) shared));
+
+  histogram16_chunk_kernel <<<dim3 (chunks, parts), CIP_HIST16_THREADS,
+      shared, stream->stream >>> (p);
   CIP_CUDA_TRY_LAUNCH (stream, "16-bit histogram kernel");
+  histogram16_sum_kernel <<<CIP_HIST16_SEGMENTS, CIP_HIST16_SEGMENT_BINS, 0,
+      stream->stream >>> ((const uint16_t *) p.rows, chunks, hist, summary);
+  CIP_CUDA_TRY_LAUNCH (stream, "16-bit histogram sum kernel");
   return CIP_OK;
 }
 
 __global__ static void
-histogram16_smooth_kernel (uint32_t * hist, CipSmoothing smoothing)
+__launch_bounds__ (CIP_HIST16_SEGMENT_BINS)
+histogram16_smooth_kernel (uint32_t * hist, CipHistogram16Summary * summary,
+    CipSmoothing smoothing)
 {
-  int bin = blockIdx.x * blockDim.x + threadIdx.x;
+  int bin = blockIdx.x * CIP_HIST16_SEGMENT_BINS + threadIdx.x;
+  uint32_t count = cip_smooth_bin (&smoothing, bin, hist[bin]);
 
-  hist[bin] = cip_smooth_bin (&smoothing, bin, hist[bin]);
+  hist[bin] = count;
+  histogram16_summarize (bin, count, summary);
 }
 
 CipStatus
-cip_histogram16_smooth (uint32_t * hist, const CipSmoothing * smoothing,
-    CipStream * stream)
+cip_histogram16_smooth (uint32_t * hist, CipHistogram16Summary * summary,
+    const CipSmoothing * smoothing, CipStream * stream)
 {
-  histogram16_smooth_kernel <<<CIP_HIST16_BINS / 256, 256, 0,
-      stream->stream >>> (hist, *smoothing);
+  histogram16_smooth_kernel <<<CIP_HIST16_SEGMENTS, CIP_HIST16_SEGMENT_BINS,
+      0, stream->stream >>> (hist, summary, *smoothing);
   CIP_CUDA_TRY_LAUNCH (stream, "16-bit histogram smoothing kernel");
   return CIP_OK;
 }

@@ -300,26 +300,22 @@ cip_otsu_smoothed (const CipImage * src, CipImage * dst, bool invert,
   return cip_histogram_finish (src, dst, stream);
 }
 
-/* Otsu on GRAY16 (cip_otsu16_threshold), without a host round trip, in
- * three launches and a fourth for images of more than
- * CIP_OTSU16_EXACT_PIXELS pixels:
+/* Otsu on GRAY16 (cip_otsu16_threshold), without a host round trip:
  *
- * 1. the 16-bit histogram (cip_histogram16_count) into the stream's
- *    scratch;
+ * 1. the 16-bit histogram and its segments' summary
+ *    (cip_histogram16_count) into the stream's scratch;
  * 2. (large images only) one warp runs scikit-image's float32 running
  *    sums w1 and w2 over the bins, in its order: their rounding decides;
- * 3. a block per CIP_HIST16_TABLE_THREADS bins: every block sums the whole
- *    histogram (coalesced, from L2) for the totals, the image's range and
- *    its own prefix, scans its bins for exact class sums, and each thread
- *    forms its threshold's variance with the reference's operations
+ * 3. a block a segment: from the summary, the totals, the image's range
+ *    and its own prefix; it scans its bins for exact class sums, and each
+ *    thread forms its threshold's variance with the reference's operations
  *    (cip_otsu16_variance); up to 2^24 pixels the float32 weights are the
  *    exact integer sums.  Only occupied thresholds are formed: an empty
  *    level's variance equals its occupied predecessor's, and the first
  *    maximum wins.  Each block leaves its first maximum; the last block to
  *    finish takes the first maximum of all and writes the threshold to
  *    the device and to the caller's page-locked word;
- * 4. binarization at that threshold, which also zeroes the histogram for
- *    the next call.
+ * 4. binarization at that threshold.
  *
  * The scratch is allocated once, by the first call; every per-call cost
  * beyond the image's is fixed (65,536 bins). */
@@ -327,10 +323,11 @@ cip_otsu_smoothed (const CipImage * src, CipImage * dst, bool invert,
 typedef struct
 {
   uint32_t hist[CIP_HIST16_BINS];
+  CipHistogram16Summary summary;
   float lower[CIP_HIST16_BINS];     /* w1, large images */
   float upper[CIP_HIST16_BINS];     /* w2, large images */
-  double best[CIP_HIST16_TABLE_BLOCKS];     /* each block's best variance */
-  uint32_t at[CIP_HIST16_TABLE_BLOCKS];     /* ... and its first threshold */
+  double best[CIP_HIST16_SEGMENTS];     /* each block's best variance */
+  uint32_t at[CIP_HIST16_SEGMENTS];     /* ... and its first threshold */
   uint32_t blocks_done;
   uint32_t threshold;
 } Otsu16Scratch;
@@ -362,13 +359,6 @@ otsu16_running_sums_kernel (Otsu16Scratch * s)
   }
 }
 
-/* The count scikit-image weighs a level's value by: float32. */
-__device__ __forceinline__ uint64_t
-otsu16_weight (uint32_t count)
-{
-  return (uint64_t) __uint2float_rn (count);
-}
-
 typedef struct
 {
   Otsu16Scratch *s;
@@ -377,8 +367,39 @@ typedef struct
   uint16_t *threshold;          /* page-locked host memory */
 } Otsu16Params;
 
+/* The block's greatest @v and, among equals, its lowest @at, left in
+ * thread 0's: the first maximum, where @at grows with the bin.  Uses
+ * @best_v and @best_at (a slot a warp) and synchronizes the block. */
+__device__ void
+otsu16_first_maximum (double *v, int *at, double *best_v, int *best_at)
+{
+  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+
+  for (int d = 16; d > 0; d >>= 1) {
+    double other = __shfl_down_sync (0xffffffffu, *v, d);
+    int other_at = __shfl_down_sync (0xffffffffu, *at, d);
+
+    if (other > *v || (other == *v && other_at < *at)) {
+      *v = other;
+      *at = other_at;
+    }
+  }
+  if (lane == 0) {
+    best_v[warp] = *v;
+    best_at[warp] = *at;
+  }
+  __syncthreads ();
+  if (threadIdx.x == 0)
+    for (int w = 1; w < (int) (blockDim.x / 32); w++)
+      if (best_v[w] > *v || (best_v[w] == *v && best_at[w] < *at)) {
+        *v = best_v[w];
+        *at = best_at[w];
+      }
+  __syncthreads ();
+}
+
 __global__ void
-__launch_bounds__ (CIP_HIST16_TABLE_THREADS)
+__launch_bounds__ (CIP_HIST16_SEGMENT_BINS)
 otsu16_threshold_kernel (Otsu16Params p)
 {
   __shared__ uint64_t scratch64[32];
@@ -388,30 +409,25 @@ otsu16_threshold_kernel (Otsu16Params p)
   __shared__ int best_at[32];
   __shared__ bool last;
   const uint32_t *hist = p.s->hist;
-  int bin = blockIdx.x * CIP_HIST16_TABLE_THREADS + threadIdx.x;
-  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  int bin = blockIdx.x * CIP_HIST16_SEGMENT_BINS + threadIdx.x;
   uint64_t s_before = 0, s_total = 0, s1;
   uint32_t n_before = 0, n_total = 0, count, n1;
   int lo = CIP_HIST16_BINS, hi = -1;
   double v = -1;
   int at = bin;
 
-  /* the totals, the range and what lies before this block's bins */
-  for (int c = 0; c < CIP_HIST16_TABLE_BLOCKS; c++) {
-    int i = c * CIP_HIST16_TABLE_THREADS + threadIdx.x;
-    uint32_t x = __ldcg (&hist[i]);
-    uint64_t sx = otsu16_weight (x) * (uint64_t) i;
+  /* the totals, the range and what lies before this block's bins, from
+   * the segments' summaries */
+  if (threadIdx.x < CIP_HIST16_SEGMENTS) {
+    const CipHistogram16Summary *sum = &p.s->summary;
+    bool earlier = threadIdx.x < blockIdx.x;
 
-    if (x) {
-      lo = min (lo, i);
-      hi = i;
-    }
-    s_total += sx;
-    n_total += x;
-    if (c < (int) blockIdx.x) {
-      s_before += sx;
-      n_before += x;
-    }
+    n_total = __ldcg (&sum->count[threadIdx.x]);
+    s_total = __ldcg (&sum->weighted[threadIdx.x]);
+    n_before = earlier ? n_total : 0;
+    s_before = earlier ? s_total : 0;
+    lo = __ldcg (&sum->first[threadIdx.x]);
+    hi = __ldcg (&sum->last[threadIdx.x]);
   }
   s_total = cip_block_reduce (s_total, scratch64, CipSum ());
   s_before = cip_block_reduce (s_before, scratch64, CipSum ());
@@ -422,7 +438,7 @@ otsu16_threshold_kernel (Otsu16Params p)
 
   count = __ldcg (&hist[bin]);
   n1 = n_before + cip_block_inclusive_scan (count, scratch32);
-  s1 = s_before + cip_block_inclusive_scan (otsu16_weight (count) *
+  s1 = s_before + cip_block_inclusive_scan (cip_histogram16_weight (count) *
       (uint64_t) bin, scratch64);
   if (count > 0 && bin < hi) {
     float w1, w2;
@@ -437,27 +453,10 @@ otsu16_threshold_kernel (Otsu16Params p)
     v = cip_otsu16_variance (w1, w2, s1, s_total - s1);
   }
 
-  /* the first maximum of the block */
-  for (int d = 16; d > 0; d >>= 1) {
-    double other = __shfl_down_sync (0xffffffffu, v, d);
-    int other_at = __shfl_down_sync (0xffffffffu, at, d);
-
-    if (other > v || (other == v && other_at < at)) {
-      v = other;
-      at = other_at;
-    }
-  }
-  if (lane == 0) {
-    best_v[warp] = v;
-    best_at[warp] = at;
-  }
-  __syncthreads ();
+  /* the first maximum of the block, then, in the last block to finish,
+   * the first of the blocks' */
+  otsu16_first_maximum (&v, &at, best_v, best_at);
   if (threadIdx.x == 0) {
-    for (int w = 1; w < CIP_HIST16_TABLE_THREADS / 32; w++)
-      if (best_v[w] > v) {
-        v = best_v[w];
-        at = best_at[w];
-      }
     p.s->best[blockIdx.x] = v;
     p.s->at[blockIdx.x] = at;
     /* ours is visible before our ticket is */
@@ -465,23 +464,21 @@ otsu16_threshold_kernel (Otsu16Params p)
     last = atomicAdd (&p.s->blocks_done, 1u) == gridDim.x - 1;
   }
   __syncthreads ();
-  if (!last || threadIdx.x != 0)
+  if (!last)
     return;
 
   __threadfence ();
-  {
-    double top = -1;
-    uint32_t t = (uint32_t) lo;
+  v = -1;
+  at = lo;
+  if (threadIdx.x < CIP_HIST16_SEGMENTS) {
+    v = __ldcg (&p.s->best[threadIdx.x]);
+    at = __ldcg (&p.s->at[threadIdx.x]);
+  }
+  otsu16_first_maximum (&v, &at, best_v, best_at);
+  if (threadIdx.x == 0) {
+    /* no occupied threshold below the top level: the image's one value */
+    uint32_t t = lo < hi && v >= 0 ? (uint32_t) at : (uint32_t) lo;
 
-    if (lo < hi)
-      for (int b = 0; b < CIP_HIST16_TABLE_BLOCKS; b++) {
-        double bv = __ldcg (&p.s->best[b]);
-
-        if (bv > top) {
-          top = bv;
-          t = __ldcg (&p.s->at[b]);
-        }
-      }
     p.s->threshold = t;
     p.s->blocks_done = 0;
     /* page-locked host memory, addressable at its host address */
@@ -491,7 +488,7 @@ otsu16_threshold_kernel (Otsu16Params p)
 
 /* Binarization of GRAY16 at the threshold the previous launch left, as
  * cudamask's: a block covers CIP_ROW_SPAN pixels of a row, a thread
- * CIP_UNIT.  Its threads also zero the histogram for the next call. */
+ * CIP_UNIT. */
 __global__ void
 otsu16_apply_kernel (const uint8_t * __restrict__ src, size_t src_stride,
     uint8_t * __restrict__ dst, size_t dst_stride, int width,
@@ -499,15 +496,9 @@ otsu16_apply_kernel (const uint8_t * __restrict__ src, size_t src_stride,
 {
   int x = blockIdx.x * CIP_ROW_SPAN + threadIdx.x * CIP_UNIT;
   int y = blockIdx.y;
-  unsigned id = (blockIdx.y * gridDim.x + blockIdx.x) * blockDim.x +
-      threadIdx.x;
-  unsigned threads = gridDim.x * gridDim.y * blockDim.x;
   uint16_t t = (uint16_t) __ldcg (&s->threshold);
   uint16_t w[CIP_UNIT];
   CipUnit v;
-
-  for (unsigned k = id; k < CIP_HIST16_BINS / 4; k += threads)
-    ((uint4 *) s->hist)[k] = make_uint4 (0, 0, 0, 0);
 
   if (x >= width)
     return;
@@ -546,7 +537,7 @@ cip_otsu16_smoothed (const CipImage * src, CipImage * dst, bool invert,
       sizeof (Otsu16Scratch), &scratch);
   if (status != CIP_OK)
     return status;
-  /* once: later calls leave it zeroed for the next */
+  /* once, for the block counter: the last block leaves it zeroed */
   if (fresh)
     CIP_CUDA_TRY (stream, cudaMemsetAsync (scratch, 0,
             sizeof (Otsu16Scratch), stream->stream));
@@ -558,11 +549,12 @@ cip_otsu16_smoothed (const CipImage * src, CipImage * dst, bool invert,
       CIP_OTSU16_EXACT_PIXELS;
   p.threshold = threshold;
 
-  status = cip_histogram16_count (src, p.s->hist, stream);
+  status = cip_histogram16_count (src, p.s->hist, &p.s->summary, stream);
   if (status != CIP_OK)
     return status;
   if (smoothing) {
-    status = cip_histogram16_smooth (p.s->hist, smoothing, stream);
+    status = cip_histogram16_smooth (p.s->hist, &p.s->summary, smoothing,
+        stream);
     if (status != CIP_OK)
       return status;
   }
@@ -570,8 +562,8 @@ cip_otsu16_smoothed (const CipImage * src, CipImage * dst, bool invert,
     otsu16_running_sums_kernel <<<1, 64, 0, stream->stream >>> (p.s);
     CIP_CUDA_TRY_LAUNCH (stream, "Otsu 16-bit running-sum kernel");
   }
-  otsu16_threshold_kernel <<<CIP_HIST16_TABLE_BLOCKS,
-      CIP_HIST16_TABLE_THREADS, 0, stream->stream >>> (p);
+  otsu16_threshold_kernel <<<CIP_HIST16_SEGMENTS,
+      CIP_HIST16_SEGMENT_BINS, 0, stream->stream >>> (p);
   CIP_CUDA_TRY_LAUNCH (stream, "Otsu 16-bit threshold kernel");
   otsu16_apply_kernel <<<dim3 (cip_row_segments (src->width), src->height),
       CIP_ROW_THREADS, 0, stream->stream >>> ((const uint8_t *) src->data,

@@ -153,6 +153,18 @@ stream_init (CipStream * s, void *cuda_stream)
   CIP_CUDA_TRY (s, cudaGetDevice (&device));
   CIP_CUDA_TRY (s, cudaDeviceGetAttribute (&s->sm_count,
           cudaDevAttrMultiProcessorCount, device));
+  CIP_CUDA_TRY (s, cudaDeviceGetAttribute (&s->shared_optin,
+          cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+#if CIP_TEST_SWITCHES
+  /* CIP_SHARED_LIMIT=BYTES: a smaller device's shared memory, for the
+   * tests of the paths that depend on it */
+  {
+    const char *limit = getenv ("CIP_SHARED_LIMIT");
+
+    if (limit && atoi (limit) > 0 && atoi (limit) < s->shared_optin)
+      s->shared_optin = atoi (limit);
+  }
+#endif
   CIP_CUDA_TRY (s, cudaDeviceGetAttribute (&integrated,
           cudaDevAttrIntegrated, device));
   s->integrated = integrated != 0;
