@@ -267,26 +267,99 @@ gst_cuda_imgproc_plane_image (GstVideoFrame * frame, guint plane,
   return image;
 }
 
-/* Ordinary memory page-locked for the kernels, kept on the GstMemory until
- * upstream frees it. */
+/* Ordinary memory page-locked for the kernels and the copies, kept on the
+ * GstMemory until upstream frees it.  Before that a memory may carry one of
+ * two marks instead: seen once (the copy path registers what comes back),
+ * or page-locked already (a pool's, ours or upstream's: nothing to do). */
 typedef struct
 {
   gpointer host;                /* NULL: the driver refused it */
+  gsize size;
   GstCudaContext *context;
 } HostRegistration;
 
 G_DEFINE_QUARK (GstCudaImgprocHostRegistration, host_registration);
 static GMutex registration_lock;
+static const gchar memory_seen_once[] = "seen once";
+static const gchar memory_page_locked[] = "page-locked";
+
+/* What the registrations of the process may hold at once: page-locked
+ * memory is taken from what the system can page, so a source that never
+ * reuses its memory must not pin it all. */
+#define MAX_REGISTRATIONS 256
+#define MAX_REGISTERED_BYTES (G_GUINT64_CONSTANT (4) << 30)
+
+static GMutex budget_lock;
+static guint registrations;
+static guint64 registered_bytes;
+
+static gboolean
+registration_budget_take (gsize size)
+{
+  gboolean ok;
+
+  g_mutex_lock (&budget_lock);
+  ok = registrations < MAX_REGISTRATIONS &&
+      registered_bytes + size <= MAX_REGISTERED_BYTES;
+  if (ok) {
+    registrations++;
+    registered_bytes += size;
+  }
+  g_mutex_unlock (&budget_lock);
+  return ok;
+}
+
+static void
+registration_budget_give (gsize size)
+{
+  g_mutex_lock (&budget_lock);
+  registrations--;
+  registered_bytes -= size;
+  g_mutex_unlock (&budget_lock);
+}
 
 static void
 host_registration_free (HostRegistration * registration)
 {
-  if (registration->host && gst_cuda_context_push (registration->context)) {
-    cip_host_unregister (registration->host);
-    gst_cuda_context_pop (NULL);
+  if (registration->host) {
+    if (gst_cuda_context_push (registration->context)) {
+      cip_host_unregister (registration->host);
+      gst_cuda_context_pop (NULL);
+    }
+    registration_budget_give (registration->size);
   }
   gst_object_unref (registration->context);
   g_free (registration);
+}
+
+/* Page-locks @frame's one memory @memory, with registration_lock held,
+ * where the budget allows; a refusal is kept on the memory, not asked
+ * again. */
+static void
+host_register_locked (GstMiniObject * memory, GstVideoFrame * frame,
+    GstCudaImgprocDevice * device)
+{
+  /* the frame's mapping of its one memory covers all of it */
+  gsize size = frame->map[0].size;
+  HostRegistration *registration;
+
+  if (!registration_budget_take (size)) {
+    GST_DEBUG ("%u registrations of %" G_GUINT64_FORMAT " bytes: leaving "
+        "the frame's memory pageable", registrations, registered_bytes);
+    return;
+  }
+  registration = g_new0 (HostRegistration, 1);
+  registration->context = gst_object_ref (device->context);
+  registration->size = size;
+  if (cip_host_register (frame->map[0].data, size, device->stream) == CIP_OK) {
+    registration->host = frame->map[0].data;
+  } else {
+    GST_DEBUG ("could not page-lock the frame's memory: %s",
+        cip_stream_error (device->stream));
+    registration_budget_give (size);
+  }
+  gst_mini_object_set_qdata (memory, host_registration_quark (),
+      registration, (GDestroyNotify) host_registration_free);
 }
 
 gboolean
@@ -294,7 +367,7 @@ gst_cuda_imgproc_frame_in_place (GstVideoFrame * frame, CipImage * image,
     GstCudaImgprocDevice * device)
 {
   GstMiniObject *memory;
-  HostRegistration *registration;
+  gpointer mark;
   void *address;
 
   if (cip_host_device_address (image->data, &address))
@@ -306,33 +379,39 @@ gst_cuda_imgproc_frame_in_place (GstVideoFrame * frame, CipImage * image,
   /* one registration a memory: elements on two branches of a tee read the
    * same frame at once */
   g_mutex_lock (&registration_lock);
-  if (gst_mini_object_get_qdata (memory, host_registration_quark ())) {
-    g_mutex_unlock (&registration_lock);
-    /* registered by the other branch meanwhile, or refused before */
-    if (!cip_host_device_address (image->data, &address))
-      return FALSE;
-    goto found;
-  }
-
-  /* the frame's mapping of its one memory covers all of it */
-  registration = g_new0 (HostRegistration, 1);
-  registration->context = gst_object_ref (device->context);
-  if (cip_host_register (frame->map[0].data, frame->map[0].size,
-          device->stream) == CIP_OK)
-    registration->host = frame->map[0].data;
-  else
-    GST_DEBUG ("could not page-lock the frame's memory: %s",
-        cip_stream_error (device->stream));
-  gst_mini_object_set_qdata (memory, host_registration_quark (),
-      registration, (GDestroyNotify) host_registration_free);
+  mark = gst_mini_object_get_qdata (memory, host_registration_quark ());
+  if (mark == NULL || mark == memory_seen_once)
+    host_register_locked (memory, frame, device);
   g_mutex_unlock (&registration_lock);
-  if (registration->host == NULL ||
-      !cip_host_device_address (image->data, &address))
+  if (!cip_host_device_address (image->data, &address))
     return FALSE;
 
 found:
   image->data = address;
   return TRUE;
+}
+
+void
+gst_cuda_imgproc_frame_pin_recurring (GstVideoFrame * frame,
+    GstCudaImgprocDevice * device)
+{
+  GstMiniObject *memory;
+  gpointer mark;
+  void *address;
+
+  if (gst_buffer_n_memory (frame->buffer) != 1)
+    return;
+  memory = GST_MINI_OBJECT (gst_buffer_peek_memory (frame->buffer, 0));
+
+  g_mutex_lock (&registration_lock);
+  mark = gst_mini_object_get_qdata (memory, host_registration_quark ());
+  if (mark == memory_seen_once)
+    host_register_locked (memory, frame, device);
+  else if (mark == NULL)
+    gst_mini_object_set_qdata (memory, host_registration_quark (),
+        (gpointer) (cip_host_device_address (frame->map[0].data, &address) ?
+            memory_page_locked : memory_seen_once), NULL);
+  g_mutex_unlock (&registration_lock);
 }
 
 /* Whether @buffer holds device memory of @context, whose pointers the

@@ -21,10 +21,9 @@
 #include "gstcudaimgprocdevice.h"
 
 G_BEGIN_DECLS
-
 /* The CipFormat of the first plane of @format (GRAY8 for the luma of NV12
  * and I420); FALSE for a format no operation takes. */
-gboolean gst_cuda_imgproc_cip_format (GstVideoFormat format,
+    gboolean gst_cuda_imgproc_cip_format (GstVideoFormat format,
     CipFormat * cip_format);
 
 /* Maps @buffer as a frame of @info for @flags, refusing a buffer whose
@@ -56,10 +55,21 @@ gboolean gst_cuda_imgproc_is_device_frame (GstBuffer * buffer,
 /* Whether @image, the first plane of @frame in system memory, can be used
  * in place by @device's kernels: its memory is page-locked, or @frame's
  * one memory could be page-locked now (once: it stays so until freed, and
- * a memory the driver refused is not asked again).  Then @image's data is
+ * a memory the driver refused is not asked again; within the bounds of
+ * gst_cuda_imgproc_frame_pin_recurring()).  Then @image's data is
  * the kernels' address of it.  With the context current. */
 gboolean gst_cuda_imgproc_frame_in_place (GstVideoFrame * frame,
     CipImage * image, GstCudaImgprocDevice * device);
+
+/* Before @frame, in system memory, is copied to or from the device: its
+ * one memory, pageable, is page-locked the second time it comes (a pool's
+ * buffers, a frozen image, an application's ring of frames), so that its
+ * copies from then on run at the bus's speed, not through the driver's
+ * staging; memory seen once is left as it is.  The registrations of the
+ * process are bounded in number and bytes, and each is dropped when its
+ * memory is freed.  With the context current. */
+void gst_cuda_imgproc_frame_pin_recurring (GstVideoFrame * frame,
+    GstCudaImgprocDevice * device);
 
 /* The planes of @out past the first: @in's, when both have one format, or
  * neutral chroma for a gray frame as YUV (@neutral).  On @stream when set
@@ -78,5 +88,4 @@ GstStructure *gst_cuda_imgproc_frame_message_new_at (const gchar * name,
     const GstSegment * segment, GstClockTime pts, GstClockTime duration);
 
 G_END_DECLS
-
 #endif /* __GST_CUDA_IMGPROC_FRAME_H__ */

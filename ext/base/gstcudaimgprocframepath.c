@@ -329,8 +329,10 @@ compute_on_device (GstCudaImgprocFramePath * path,
   if (src_on_device)
     status = gst_cuda_imgproc_device_order_after (&path->device,
         in_frame->buffer);
-  else if (!src_in_place)
+  else if (!src_in_place) {
+    gst_cuda_imgproc_frame_pin_recurring (in_frame, &path->device);
     status = cip_copy (&src, upload, stream);
+  }
   if (status == CIP_OK && path->intensity.mapped)
     status = gst_cuda_imgproc_intensity_to_device (&path->intensity,
         &entry->intensity_upload, stream, &entry->frame.intensity);
@@ -339,8 +341,10 @@ compute_on_device (GstCudaImgprocFramePath * path,
   entry->frame.dst = dst_on_device || dst_in_place ? &dst : &path->download;
   if (status == CIP_OK)
     status = klass->process (filter, &entry->frame);
-  if (status == CIP_OK && !dst_on_device && !dst_in_place)
+  if (status == CIP_OK && !dst_on_device && !dst_in_place) {
+    gst_cuda_imgproc_frame_pin_recurring (out_frame, &path->device);
     status = cip_copy (&path->download, &dst, stream);
+  }
   if (status == CIP_OK && chroma_on_device (path, src_on_device, dst_on_device))
     status = gst_cuda_imgproc_frame_finish_chroma (in_frame, out_frame,
         path->neutral_chroma, stream);

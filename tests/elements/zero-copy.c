@@ -14,7 +14,10 @@
  * ordinary memory (page-locked by the element once) and from the pool
  * the element proposes (page-locked already); odd sizes.  With the cpu
  * backend the property is taken and changes nothing.  (Its default and
- * its refusal while running: tests/elements/cudaimgprocfilter.c.) */
+ * its refusal while running: tests/elements/cudaimgprocfilter.c.)  With
+ * zero-copy off, pageable memory that comes back is page-locked for its
+ * copies from its second frame on, and memory seen once is left
+ * pageable. */
 
 #include "test-element.h"
 
@@ -172,6 +175,55 @@ GST_START_TEST (test_pool_memory_in_place)
 
 GST_END_TEST;
 
+/* One pageable frame pushed again and again (imagefreeze, an
+ * application's ring of frames) through cudagray with zero-copy off: the
+ * same gray every time; with the cuda backend its memory is page-locked
+ * from the second frame on, and a frame pushed once stays pageable. */
+GST_START_TEST (test_recurring_memory_page_locked)
+{
+  GstHarness *h = cip_test_harness_new ("cudagray", "zero-copy=off");
+  gboolean cuda = cip_test_backend_is_cuda ();
+  GstBuffer *first = NULL, *frame, *once, *out;
+  GstCaps *caps = NULL;
+  GstVideoInfo info;
+  GstMapInfo map;
+  void *address;
+  guint i;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_RGBA, 64, 48);
+  cip_test_harness_set_caps (h, GST_VIDEO_FORMAT_RGBA, 64, 48);
+  gst_harness_set_sink_caps (h, cip_test_caps_new (GST_VIDEO_FORMAT_GRAY8,
+          64, 48));
+  frame = make_frame (h, &info, MEMORY_ORDINARY, 0);
+  once = make_frame (h, &info, MEMORY_ORDINARY, 1);
+  for (i = 0; i < 4; i++) {
+    out = cip_test_push_pull (h, gst_buffer_ref (frame));
+    fail_unless (gst_buffer_map (frame, &map, GST_MAP_READ));
+    fail_unless_equals_int (cip_host_device_address (map.data, &address),
+        cuda && i > 0);
+    gst_buffer_unmap (frame, &map);
+    if (first) {
+      cip_test_assert_buffer_plane_equal (first, out, caps, 0);
+    } else {
+      first = gst_buffer_ref (out);
+      caps = cip_test_harness_output_caps (h);
+    }
+    gst_buffer_unref (out);
+  }
+  gst_buffer_unref (cip_test_push_pull (h, gst_buffer_ref (once)));
+  fail_unless (gst_buffer_map (once, &map, GST_MAP_READ));
+  fail_if (cip_host_device_address (map.data, &address));
+  gst_buffer_unmap (once, &map);
+
+  gst_caps_unref (caps);
+  gst_buffer_unref (first);
+  gst_buffer_unref (once);
+  gst_buffer_unref (frame);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 static Suite *
 zero_copy_suite (void)
 {
@@ -183,6 +235,7 @@ zero_copy_suite (void)
   tcase_add_loop_test (tc, test_ordinary_memory_in_place, 0,
       G_N_ELEMENTS (cases));
   tcase_add_loop_test (tc, test_pool_memory_in_place, 0, G_N_ELEMENTS (cases));
+  tcase_add_test (tc, test_recurring_memory_page_locked);
   return s;
 }
 
