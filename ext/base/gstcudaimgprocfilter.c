@@ -250,6 +250,8 @@ gst_cuda_imgproc_filter_class_init (GstCudaImgprocFilterClass * klass)
    * Counters of the element's work since it was created: `frames`
    * processed; `uploads` and `downloads`, the frames it copied between host
    * and device memory (none when both pads carry CUDA memory);
+   * `page-locked`, the memories of other elements' system-memory frames
+   * it page-locked for those copies because they came back;
    * `device-allocations` and `device-frees`, the device and page-locked
    * buffers it allocated and released for itself, which happens when it
    * starts, when caps change, when a frame first needs more scratch memory
@@ -391,6 +393,7 @@ gst_cuda_imgproc_filter_get_property (GObject * object, guint prop_id,
               "frames", G_TYPE_UINT64, priv->path.frames,
               "uploads", G_TYPE_UINT64, priv->path.uploads,
               "downloads", G_TYPE_UINT64, priv->path.downloads,
+              "page-locked", G_TYPE_UINT64, priv->path.page_locked,
               "device-allocations", G_TYPE_UINT64,
               priv->path.device.memory.allocations,
               "device-frees", G_TYPE_UINT64, priv->path.device.memory.frees,

@@ -334,8 +334,8 @@ host_registration_free (HostRegistration * registration)
 
 /* Page-locks @frame's one memory @memory, with registration_lock held,
  * where the budget allows; a refusal is kept on the memory, not asked
- * again. */
-static void
+ * again.  Whether it is page-locked now. */
+static gboolean
 host_register_locked (GstMiniObject * memory, GstVideoFrame * frame,
     GstCudaImgprocDevice * device)
 {
@@ -344,9 +344,9 @@ host_register_locked (GstMiniObject * memory, GstVideoFrame * frame,
   HostRegistration *registration;
 
   if (!registration_budget_take (size)) {
-    GST_DEBUG ("%u registrations of %" G_GUINT64_FORMAT " bytes: leaving "
-        "the frame's memory pageable", registrations, registered_bytes);
-    return;
+    GST_DEBUG ("no more memory may be page-locked: leaving the frame's "
+        "pageable");
+    return FALSE;
   }
   registration = g_new0 (HostRegistration, 1);
   registration->context = gst_object_ref (device->context);
@@ -360,6 +360,7 @@ host_register_locked (GstMiniObject * memory, GstVideoFrame * frame,
   }
   gst_mini_object_set_qdata (memory, host_registration_quark (),
       registration, (GDestroyNotify) host_registration_free);
+  return registration->host != NULL;
 }
 
 gboolean
@@ -391,27 +392,29 @@ found:
   return TRUE;
 }
 
-void
+gboolean
 gst_cuda_imgproc_frame_pin_recurring (GstVideoFrame * frame,
     GstCudaImgprocDevice * device)
 {
   GstMiniObject *memory;
+  gboolean pinned = FALSE;
   gpointer mark;
   void *address;
 
   if (gst_buffer_n_memory (frame->buffer) != 1)
-    return;
+    return FALSE;
   memory = GST_MINI_OBJECT (gst_buffer_peek_memory (frame->buffer, 0));
 
   g_mutex_lock (&registration_lock);
   mark = gst_mini_object_get_qdata (memory, host_registration_quark ());
   if (mark == memory_seen_once)
-    host_register_locked (memory, frame, device);
+    pinned = host_register_locked (memory, frame, device);
   else if (mark == NULL)
     gst_mini_object_set_qdata (memory, host_registration_quark (),
         (gpointer) (cip_host_device_address (frame->map[0].data, &address) ?
             memory_page_locked : memory_seen_once), NULL);
   g_mutex_unlock (&registration_lock);
+  return pinned;
 }
 
 /* Whether @buffer holds device memory of @context, whose pointers the

@@ -67,8 +67,9 @@ gboolean gst_cuda_imgproc_frame_in_place (GstVideoFrame * frame,
  * copies from then on run at the bus's speed, not through the driver's
  * staging; memory seen once is left as it is.  The registrations of the
  * process are bounded in number and bytes, and each is dropped when its
- * memory is freed.  With the context current. */
-void gst_cuda_imgproc_frame_pin_recurring (GstVideoFrame * frame,
+ * memory is freed.  With the context current; whether this call
+ * page-locked it. */
+gboolean gst_cuda_imgproc_frame_pin_recurring (GstVideoFrame * frame,
     GstCudaImgprocDevice * device);
 
 /* The planes of @out past the first: @in's, when both have one format, or

@@ -330,7 +330,8 @@ compute_on_device (GstCudaImgprocFramePath * path,
     status = gst_cuda_imgproc_device_order_after (&path->device,
         in_frame->buffer);
   else if (!src_in_place) {
-    gst_cuda_imgproc_frame_pin_recurring (in_frame, &path->device);
+    path->page_locked +=
+        gst_cuda_imgproc_frame_pin_recurring (in_frame, &path->device);
     status = cip_copy (&src, upload, stream);
   }
   if (status == CIP_OK && path->intensity.mapped)
@@ -342,7 +343,8 @@ compute_on_device (GstCudaImgprocFramePath * path,
   if (status == CIP_OK)
     status = klass->process (filter, &entry->frame);
   if (status == CIP_OK && !dst_on_device && !dst_in_place) {
-    gst_cuda_imgproc_frame_pin_recurring (out_frame, &path->device);
+    path->page_locked +=
+        gst_cuda_imgproc_frame_pin_recurring (out_frame, &path->device);
     status = cip_copy (&path->download, &dst, stream);
   }
   if (status == CIP_OK && chroma_on_device (path, src_on_device, dst_on_device))

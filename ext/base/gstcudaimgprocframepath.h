@@ -52,6 +52,7 @@ typedef struct
   guint64 frames;
   guint64 uploads;              /* frames copied host to device */
   guint64 downloads;            /* frames copied device to host */
+  guint64 page_locked;          /* system memories page-locked for copies */
 
   /* Per caps. */
   GstVideoInfo in_info;
