@@ -21,9 +21,10 @@
 #include "gstcudaimgprocdevice.h"
 
 G_BEGIN_DECLS
+
 /* The CipFormat of the first plane of @format (GRAY8 for the luma of NV12
  * and I420); FALSE for a format no operation takes. */
-    gboolean gst_cuda_imgproc_cip_format (GstVideoFormat format,
+gboolean gst_cuda_imgproc_cip_format (GstVideoFormat format,
     CipFormat * cip_format);
 
 /* Maps @buffer as a frame of @info for @flags, refusing a buffer whose
@@ -89,4 +90,5 @@ GstStructure *gst_cuda_imgproc_frame_message_new_at (const gchar * name,
     const GstSegment * segment, GstClockTime pts, GstClockTime duration);
 
 G_END_DECLS
+
 #endif /* __GST_CUDA_IMGPROC_FRAME_H__ */
