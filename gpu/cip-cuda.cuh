@@ -39,6 +39,7 @@ typedef enum
   CIP_SCRATCH_HIST16,           /* the 16-bit histogram and Otsu's sums */
   CIP_SCRATCH_HIST16_PARTS,     /* the 16-bit histogram's block counts */
   CIP_SCRATCH_EQUALIZE16,       /* the 16-bit histogram and its table */
+  CIP_SCRATCH_TRACK,            /* overlap counts and best partners */
   CIP_N_SCRATCH
 } CipScratchSlot;
 
@@ -62,6 +63,9 @@ struct _CipStream
   unsigned hist_turn;
   uint8_t *table;               /* CIP_HIST_BINS entries */
   CipScratch scratch[CIP_N_SCRATCH];
+  /* The image size (pixels) whose layout CIP_SCRATCH_TRACK holds, its
+   * pair table clear; 0: to be cleared before use. */
+  uint64_t track_pixels;
   CipMemoryStats *stats;        /* the owner's counters, or NULL */
   char error[256];
 };
@@ -193,6 +197,29 @@ struct CipMax
     return max (a, b);
   }
 };
+
+/* The rank of a set @flag among the block's threads (how many threads
+ * before this one have theirs set), and in *@total how many are set.
+ * @warp_counts holds a word a warp. */
+__device__ __forceinline__ uint32_t
+cip_block_rank (bool flag, uint32_t * warp_counts, uint32_t * total)
+{
+  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  uint32_t ballot = __ballot_sync (0xffffffffu, flag), before = 0, all = 0;
+
+  if (lane == 0)
+    warp_counts[warp] = __popc (ballot);
+  __syncthreads ();
+  for (int w = 0; w < (int) (blockDim.x >> 5); w++) {
+    uint32_t c = warp_counts[w];
+
+    before += w < warp ? c : 0;
+    all += c;
+  }
+  __syncthreads ();
+  *total = all;
+  return before + __popc (ballot & ((1u << lane) - 1));
+}
 
 /* The sum, least or largest (@op) of one value per thread of a block of
  * 1024 threads, in every thread; @scratch holds 32 values. */

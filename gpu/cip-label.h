@@ -122,6 +122,8 @@ cip_label_check (const CipImage * mask, const CipImage * intensity,
               dst->format != CIP_FORMAT_RGBA) ||
           dst->width != mask->width || dst->height != mask->height))
     return CIP_ERROR_INVALID_ARGUMENT;
+  if (table->labels && table->labels_stride < (size_t) mask->width)
+    return CIP_ERROR_INVALID_ARGUMENT;
   return CIP_OK;
 }
 
@@ -400,5 +402,66 @@ cip_hull_region (uint32_t * first, uint32_t * last, uint32_t height,
   n_right = cip_hull_side (first, last, height, false, right);
   *feret_sq4 = cip_hull_outline_diameter_sq (left, n_left, right, n_right);
 }
+
+/* Tracks (docs/regionprops.md, "Tracks"): a region takes the id of the
+ * previous frame's region when each is the other's best overlap; every
+ * other region a new id.  cip_ref_track() is the rule; the two functions
+ * below apply it to consecutive frames without the host waiting on the
+ * GPU in between, cip_track_frame() with kernels and
+ * cip_ref_track_frame() (ref/cip-ref.h) on the host, with equal results. */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The words of a frame's tracking state: the number of its regions, and
+ * the next id to give after its own. */
+#define CIP_TRACK_STATE_WORDS 2
+#define CIP_TRACK_STATE_REGIONS 0
+#define CIP_TRACK_STATE_NEXT_ID 1
+
+/* One frame as tracking sees it, all where the backend computes (device
+ * memory for cip_track_frame(), host memory for the reference) but
+ * @column. */
+typedef struct
+{
+  /* its label image (cip_label()'s @labels): ids 1 .. n, 0 background,
+   * @stride elements from a row to the next */
+  const uint32_t *labels;
+  size_t stride;
+  /* the track id of each region, in label order: n words */
+  uint32_t *ids;
+  /* CIP_TRACK_STATE_WORDS words */
+  uint32_t *state;
+  /* When set, the ids of the first @column_capacity regions as float64
+   * as well: a column of cip_label()'s table (page-locked host memory
+   * for cip_track_frame()). */
+  double *column;
+  uint32_t column_capacity;
+} CipTrackFrame;
+
+/* The track ids of @frame's *@count regions (@count where the backend's
+ * operations read it: cip_label()'s count) from @prev, the frame before
+ * (its labels, ids and state are read), or, @prev NULL, as the first
+ * frame: ids 1 .. n.  Writes @frame's ids, state and column.  Both label
+ * images are @width x @height with the same stride; @frame's ids must not
+ * overlap @prev's, and @frame's state may be @prev's.  Labels above the
+ * counts are not regions: cip_ref_track_frame() refuses them, the
+ * kernels leave them out; a count is at most cip_label_max_regions
+ * (width, height, 4), as any labelling's (the kernels take a larger one
+ * as that).  Scratch memory lives in @stream and grows only with the
+ * image. */
+CipStatus cip_track_frame (const CipTrackFrame * prev,
+    const CipTrackFrame * frame, const uint32_t * count, int width,
+    int height, CipStream * stream);
+
+/* Writes the ids of the first *@count regions (at most @capacity) into
+ * @column as float64: for a table that grew after cip_track_frame(). */
+CipStatus cip_track_column (const uint32_t * ids, const uint32_t * count,
+    double *column, uint32_t capacity, CipStream * stream);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* __CIP_LABEL_H__ */

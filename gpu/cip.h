@@ -409,9 +409,9 @@ typedef enum
   CIP_N_PROPS
 } CipRegionProperty;
 
-/* Where cip_label() writes its results, all in page-locked host memory
- * (cip_host_alloc), which the GPU writes across the bus: the statistics
- * of the first @capacity regions into @regions, and the first
+/* Where cip_label() writes its results, all but @labels in page-locked
+ * host memory (cip_host_alloc), which the GPU writes across the bus: the
+ * statistics of the first @capacity regions into @regions, and the first
  * @column_capacity regions' values of @props (cip_region_property_row())
  * into @columns, column c from columns + c * column_capacity.  Regions
  * past a capacity are counted but not written.  Each of @props needs its
@@ -425,6 +425,12 @@ typedef struct
   uint32_t column_capacity;
   const CipRegionProperty *props;
   unsigned n_props;
+  /* When set, the label image as well: each pixel's final id (0 for
+   * background) as a uint32, @labels_stride elements from a row to the
+   * next; device memory for cip_label(), host memory for the reference.
+   * What cip_track_frame() reads (cip-label.h). */
+  uint32_t *labels;
+  size_t labels_stride;
 } CipRegionTable;
 
 /* The colour cip_label() paints region @label with (label > 0): distinct

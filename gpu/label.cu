@@ -22,13 +22,15 @@
  *  4. stats: per 64x32 tile, each warp row groups its lanes by id
  *     (__match_any_sync) and sums them with ballots, the tile merges the
  *     groups in a small shared hash table, and one set of global atomics
- *     per region and tile follows; paints @dst when nothing is filtered;
+ *     per region and tile follows; paints @dst and writes the table's
+ *     label image when nothing is filtered;
  *     the intensity image is GRAY8 or GRAY16, a template argument;
  *  5. with min_area > 1: keep flags counted per block, their prefix sum,
  *  6. finalize: the final ids, and the table (the regions' statistics,
  *     the properties' columns) written straight into the caller's
  *     page-locked memory, coalesced;
- *  7. with min_area > 1 and @dst: paint with the final ids.
+ *  7. with min_area > 1, @dst or the table's label image: paint them
+ *     with the final ids.
  *
  * The table goes straight to host memory: "All host memory allocated
  * through all devices using cudaMallocHost() and cudaHostAlloc() is always
@@ -110,6 +112,8 @@ struct LabelArgs
   size_t dst_stride;
   CipFormat dst_format;
   bool dst_aligned;
+  uint32_t *labels;             /* the table's label image, or NULL */
+  size_t labels_stride;
   int width;
   int height;
   uint32_t n_pixels;
@@ -616,28 +620,6 @@ offsets_kernel (uint32_t * counts, uint32_t n, uint32_t * total)
     *total = run;
 }
 
-/* The rank of a set @flag among the block's threads, and in *total how
- * many are set.  @warp_counts holds SCAN_WARPS words. */
-__device__ uint32_t
-block_rank (bool flag, uint32_t * warp_counts, uint32_t * total)
-{
-  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  uint32_t ballot = __ballot_sync (FULL_WARP, flag), before = 0, all = 0;
-
-  if (lane == 0)
-    warp_counts[warp] = __popc (ballot);
-  __syncthreads ();
-  for (int w = 0; w < SCAN_WARPS; w++) {
-    uint32_t c = warp_counts[w];
-
-    before += w < warp ? c : 0;
-    all += c;
-  }
-  __syncthreads ();
-  *total = all;
-  return before + __popc (ballot & ((1u << lane) - 1));
-}
-
 /* The id of pixel @i, 0 for background; valid after resolve_kernel. */
 __device__ __forceinline__ uint32_t
 pixel_id (const uint32_t * parent, uint32_t i)
@@ -904,6 +886,8 @@ stats_kernel (LabelArgs p, bool paint)
 
       if (paint && x < p.width && y < p.height)
         paint_pixel (p, x, y, id);
+      if (p.labels && !p.filter && x < p.width && y < p.height)
+        p.labels[(size_t) y * p.labels_stride + x] = id;
 
       peers = __match_any_sync (FULL_WARP, id);
       sum_value = peer_sample_sum < kBits > (peers, value);
@@ -1116,7 +1100,7 @@ finalize_kernel (LabelArgs p)
     bool keep = r < n && (!p.filter || p.regions[r].area >= p.min_area);
 
     first = p.filter ? p.region_offsets[chunk] : chunk * REGION_THREADS;
-    rank = block_rank (keep, warp_counts, &kept);
+    rank = cip_block_rank (keep, warp_counts, &kept);
 
     if (r < n) {
       /* a reference, not a copy: only the statistics asked for were
@@ -1183,7 +1167,7 @@ finalize_kernel (LabelArgs p)
   }
 }
 
-/* 7. The label image with the final ids. */
+/* 7. The label images (@dst, the table's) with the final ids. */
 __global__ void
 paint_kernel (LabelArgs p)
 {
@@ -1195,7 +1179,11 @@ paint_kernel (LabelArgs p)
     return;
 
   id = pixel_id (p.parent, (uint32_t) y * p.width + x);
-  paint_pixel (p, x, y, id ? p.regions[id - 1].final_id : 0);
+  id = id ? p.regions[id - 1].final_id : 0;
+  if (p.dst)
+    paint_pixel (p, x, y, id);
+  if (p.labels)
+    p.labels[(size_t) y * p.labels_stride + x] = id;
 }
 
 /* Convex hulls (CIP_LABEL_CONVEX), after the statistics: the rows of every
@@ -1573,6 +1561,8 @@ cip_label (const CipImage * mask, const CipImage * intensity,
   p.dst_format = dst ? dst->format : CIP_FORMAT_GRAY16;
   p.dst_aligned = dst && cip_rows_aligned (dst,
       dst->format == CIP_FORMAT_RGBA ? 4 : 2);
+  p.labels = table->labels;
+  p.labels_stride = table->labels_stride;
   p.parent = (uint32_t *) parent;
   p.chunk_states = (unsigned long long *) offsets;
   p.n_chunks = n_pixel_blocks;
@@ -1659,7 +1649,7 @@ cip_label (const CipImage * mask, const CipImage * intensity,
   }
   finalize_kernel <<<region_grid, REGION_THREADS, 0, s >>> (p);
   CIP_CUDA_TRY_LAUNCH (stream, "label finalize kernel");
-  if (dst && p.filter) {
+  if ((dst || p.labels) && p.filter) {
     paint_kernel <<<pixels, cip_block_2d (), 0, s >>> (p);
     CIP_CUDA_TRY_LAUNCH (stream, "label paint kernel");
   }

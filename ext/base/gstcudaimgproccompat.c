@@ -331,18 +331,21 @@ gst_cuda_imgproc_have_analytics_meta (void)
 
 guint
 gst_cuda_imgproc_add_analytics_regions (GstBuffer * buffer, GQuark type,
-    const CipRegion * regions, guint n, guint n_more)
+    const CipRegion * regions, guint n, const GstCudaImgprocTrack * tracks,
+    GstClockTime last_seen, guint n_more)
 {
 #if HAVE_GST_ANALYTICS
+  guint entries = (tracks ? 2 * n : n) + n_more;
   /* Sized for every entry at once: the meta keeps an order^2 relation
    * matrix, regrown to twice the order (and copied) each time it fills
    * up. */
-  GstAnalyticsRelationMetaInitParams params = { MAX (n + n_more, 1),
-    (gsize) MAX (n + n_more, 1) * 64
+  GstAnalyticsRelationMetaInitParams params = { MAX (entries, 1),
+    (gsize) MAX (entries, 1) * 64
   };
   GstAnalyticsRelationMeta *meta;
   /* 1.24 writes the handle whether asked for or not. */
   GstAnalyticsODMtd od;
+  GstAnalyticsTrackingMtd track;
   guint i;
 
   if (n == 0)
@@ -359,10 +362,20 @@ gst_cuda_imgproc_add_analytics_regions (GstBuffer * buffer, GQuark type,
   meta = gst_buffer_add_analytics_relation_meta_full (buffer, &params);
   if (meta == NULL)
     return 0;
-  for (i = 0; i < n; i++)
+  for (i = 0; i < n; i++) {
     if (!gst_analytics_relation_meta_add_od_mtd (meta, type, regions[i].left,
             regions[i].top, regions[i].width, regions[i].height, 1.0f, &od))
       break;
+    if (tracks == NULL)
+      continue;
+    if (!gst_analytics_relation_meta_add_tracking_mtd (meta, tracks[i].id,
+            tracks[i].first_seen, &track))
+      break;
+    gst_analytics_tracking_mtd_update_last_seen (&track, last_seen);
+    if (!gst_analytics_relation_meta_set_relation (meta,
+            GST_ANALYTICS_REL_TYPE_RELATE_TO, od.id, track.id))
+      break;
+  }
   return i;
 #else
   return 0;

@@ -145,12 +145,22 @@ GstCudaStream *gst_cuda_imgproc_memory_get_stream (GstMemory * mem);
  * libgstanalytics). */
 gboolean gst_cuda_imgproc_have_analytics_meta (void);
 
+/* The track of a region: its id, and when it was first seen. */
+typedef struct
+{
+  guint64 id;
+  GstClockTime first_seen;
+} GstCudaImgprocTrack;
+
 /* One GstAnalyticsODMtd of @type per region of @regions (its bounding
  * box, confidence 1) in @buffer's GstAnalyticsRelationMeta, made for
- * them and @n_more entries more; the number added (0 without the
- * analytics meta). */
+ * them and @n_more entries more; with @tracks (one per region, or NULL)
+ * also a GstAnalyticsTrackingMtd per region, last seen at @last_seen,
+ * which its ODMtd relates to (GST_ANALYTICS_REL_TYPE_RELATE_TO).  The
+ * number of regions added (0 without the analytics meta). */
 guint gst_cuda_imgproc_add_analytics_regions (GstBuffer * buffer,
-    GQuark type, const CipRegion * regions, guint n, guint n_more);
+    GQuark type, const CipRegion * regions, guint n,
+    const GstCudaImgprocTrack * tracks, GstClockTime last_seen, guint n_more);
 
 /* Whether this GStreamer has the analytics segmentation (1.26+). */
 gboolean gst_cuda_imgproc_have_analytics_segmentation (void);

@@ -240,15 +240,22 @@ gst_cuda_imgproc_region_table_label (GstCudaImgprocRegionTable * table,
     const GstCudaImgprocRegionLimits * limits,
     const GstCudaImgprocRegionProps * props, const CipImage * mask,
     const CipImage * intensity, const CipLabelParams * params,
-    CipImage * dst, CipStream * stream)
+    CipImage * dst, guint32 * labels, CipStream * stream)
 {
   CipStatus status = gst_cuda_imgproc_region_table_reserve (table,
       MIN (INITIAL_CAPACITY, limits->max_region_stats),
       props->n_columns ? MIN (INITIAL_CAPACITY, limits->max_regions) : 0,
       props->n_columns, stream);
 
-  if (status == CIP_OK)
-    status = label_once (table, props, mask, intensity, params, dst, stream);
+  if (status != CIP_OK)
+    return status;
+  /* this labelling only: making the table again (table_complete) needs
+   * no label image */
+  table->cip.labels = labels;
+  table->cip.labels_stride = mask->width;
+  status = label_once (table, props, mask, intensity, params, dst, stream);
+  table->cip.labels = NULL;
+  table->cip.labels_stride = 0;
   return status;
 }
 

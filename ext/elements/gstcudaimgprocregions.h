@@ -22,12 +22,13 @@
 G_BEGIN_DECLS
 
 /* The properties asked for, in the order asked, and their columns'
- * names (`area`, `bbox-0`, ...), interned when they are parsed. */
+ * names (`area`, `bbox-0`, ...), interned when they are parsed; the
+ * element may add a column of its own after theirs (`track_id`). */
 typedef struct
 {
   CipRegionProperty props[CIP_N_PROPS];
   guint n_props;
-  GQuark columns[CIP_N_PROPS * 4];
+  GQuark columns[CIP_N_PROPS * 4 + 1];
   guint n_columns;
   guint32 statistics;           /* CipLabelStatistics they need */
 } GstCudaImgprocRegionProps;
@@ -83,17 +84,20 @@ void gst_cuda_imgproc_region_table_free (GstCudaImgprocRegionTable * table,
     CipStream * stream);
 
 /* Labels @mask into @table, with the columns of @props: cip_label()
- * queued on @stream, or cip_ref_label() without a stream. */
+ * queued on @stream, or cip_ref_label() without a stream.  @labels, when
+ * set, gets the label image too (a uint32 a pixel, rows of the mask's
+ * width; where the backend computes). */
 CipStatus gst_cuda_imgproc_region_table_label (GstCudaImgprocRegionTable *
     table, const GstCudaImgprocRegionLimits * limits,
     const GstCudaImgprocRegionProps * props, const CipImage * mask,
     const CipImage * intensity, const CipLabelParams * params,
-    CipImage * dst, CipStream * stream);
+    CipImage * dst, guint32 * labels, CipStream * stream);
 
 /* Once that labelling is done: a frame with more regions than the table
  * holds grows it, up to @limits, and its table is made again (the same
- * @mask and @intensity, not its label image), waited for.  The table is
- * allocated only when the count reaches a new high. */
+ * @mask and @intensity, not its label images), waited for.  The table is
+ * allocated only when the count reaches a new high.  Columns past those
+ * of @props' properties (`track_id`) are left to the caller. */
 CipStatus gst_cuda_imgproc_region_table_complete (GstCudaImgprocRegionTable *
     table, const GstCudaImgprocRegionLimits * limits,
     const GstCudaImgprocRegionProps * props, const CipImage * mask,

@@ -33,6 +33,12 @@
  * with `timestamp`, `duration`, `stream-time` and `running-time` (in a
  * TIME segment), `n-regions` and `n-dropped`.
  *
+ * With `track=true` the table has one more column, `track_id`: a region
+ * keeps the id of the region of the previous frame that it overlaps most
+ * when that region overlaps it most too, and takes a new one otherwise
+ * (docs/regionprops.md, "Tracks"); ids start at 1 and start again after a
+ * flush or a discontinuity.
+ *
  * The first `max-region-metas` regions also get a meta of their own: a
  * GstAnalyticsODMtd in a GstAnalyticsRelationMeta (GStreamer 1.24+,
  * `analytics-meta`), which `objectdetectionoverlay` draws (and from 1.26,
@@ -40,7 +46,9 @@
  * #GstVideoRegionOfInterestMeta (`roi-meta`, the default before 1.24):
  * roi type `cudalabel-region`, id the label, the bounding box as its
  * rectangle, with a `region-stats` parameter structure (`label`, `area`,
- * `centroid-x`, `centroid-y`, `mean-intensity`).
+ * `centroid-x`, `centroid-y`, `mean-intensity`).  With `track=true` each
+ * analytics object also gets a GstAnalyticsTrackingMtd of its track id,
+ * which its GstAnalyticsODMtd relates to.
  *
  * The intensities (`intensity_mean`, `intensity_min`, `intensity_max`)
  * are those of the gray frame a mask was made from: `cudaotsu` and
@@ -70,6 +78,8 @@
 #include "gstcudaimgprocframe.h"
 #include "gstcudaimgproccompat.h"
 #include "gstcudaimgprocregions.h"
+#include "cip-label.h"
+#include "cip-ref.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_label_debug);
 #define GST_CAT_DEFAULT gst_cuda_label_debug
@@ -87,6 +97,7 @@ enum
   PROP_ROI_META,
   PROP_ANALYTICS_META,
   PROP_MAX_REGION_METAS,
+  PROP_TRACK,
 };
 
 #define DEFAULT_MODE GST_CUDA_LABEL_MODE_COLOR
@@ -99,10 +110,16 @@ enum
 #define DEFAULT_ANALYTICS_META (gst_cuda_imgproc_have_analytics_meta ())
 #define DEFAULT_ROI_META (!DEFAULT_ANALYTICS_META)
 #define DEFAULT_MAX_REGION_METAS 256
+#define DEFAULT_TRACK FALSE
 /* The analytics meta keeps a matrix of its entries' relations, the square
  * of their number (16 MB at 4096), which GStreamer allocates or aborts:
  * past this, regions get no analytics entry of their own. */
 #define MAX_ANALYTICS_REGIONS 4096
+/* With tracks each region has two entries, its detection and its track. */
+#define MAX_ANALYTICS_TRACKED_REGIONS (MAX_ANALYTICS_REGIONS / 2)
+
+/* The track_id column's name. */
+#define TRACK_ID_COLUMN "track_id"
 
 static const gchar *const input_formats[] = { "GRAY8", NULL };
 
@@ -131,6 +148,17 @@ typedef struct
   CipLabelParams params;
   GstCudaImgprocRegionProps props;
   GstCudaImgprocRegionLimits limits;
+  /* track=true: the frame's label image, its regions' track ids and its
+   * tracking state, in one buffer where the backend computes (kept from
+   * frame to frame: the next frame reads them) */
+  gboolean tracked;
+  gboolean track_restart;       /* its ids started again from 1 */
+  CipTrackFrame track;
+  gint track_width, track_height;
+  guint32 *track_buffer;
+  gsize track_buffer_words;
+  /* the rows of the table's column when the ids were written into it */
+  guint32 track_column_capacity;
 } GstCudaLabelFrame;
 
 struct _GstCudaLabel
@@ -148,8 +176,17 @@ struct _GstCudaLabel
   gboolean roi_meta;
   gboolean analytics_meta;
   guint max_region_metas;
+  gboolean track;
   /* A name of `properties` refused before start: start posts the error. */
   gchar *refused_props;
+
+  /* Streaming thread: the last frame tracked (its state in the queue),
+   * NULL when the next frame starts the ids again; and the tracks of the
+   * regions with an analytics entry, of the last frame (by id, for when
+   * each was first seen) and of this one (by region). */
+  GstCudaLabelFrame *track_prev;
+  GArray *tracks_seen;
+  GArray *tracks;
 
   gboolean warned_saturated;
   gboolean warned_dropped;
@@ -413,6 +450,31 @@ gst_cuda_label_class_init (GstCudaLabelClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
 
+  /**
+   * GstCudaLabel:track:
+   *
+   * Follow the regions from frame to frame: the table gets a `track_id`
+   * column (float64, as the others), where a region keeps the id of the
+   * previous frame's region it overlaps in the most pixels when that
+   * region overlaps it in the most pixels too (ties to the lower label,
+   * both ways), and any other region takes a new id, one more than the
+   * largest given so far.  Ids start at 1, and again after a flush, a
+   * discontinuity or a caps change; turned on while playing, with the
+   * next frame.  On GStreamer 1.24+ each region's GstAnalyticsODMtd
+   * relates to a GstAnalyticsTrackingMtd of its id (first seen: the
+   * first frame it had one).  The overlaps are counted where the labels
+   * are, on the GPU: one more pass over the label images.
+   *
+   * Since: 0.2
+   */
+  g_object_class_install_property (gobject_class, PROP_TRACK,
+      g_param_spec_boolean ("track", "Track regions",
+          "Add a track_id column: a region keeps the id of the previous "
+          "frame's region when each overlaps the other most, else takes a "
+          "new id (from 1, again after a flush or a discontinuity)",
+          DEFAULT_TRACK, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+
   gst_cuda_imgproc_caps_add_pad_templates_by_mode (element_class,
       input_formats, mode_formats);
   gst_element_class_set_static_metadata (element_class,
@@ -449,6 +511,9 @@ gst_cuda_label_init (GstCudaLabel * self)
   self->roi_meta = DEFAULT_ROI_META;
   self->analytics_meta = DEFAULT_ANALYTICS_META;
   self->max_region_metas = DEFAULT_MAX_REGION_METAS;
+  self->track = DEFAULT_TRACK;
+  self->tracks_seen = g_array_new (FALSE, FALSE, sizeof (GstCudaImgprocTrack));
+  self->tracks = g_array_new (FALSE, FALSE, sizeof (GstCudaImgprocTrack));
   gst_cuda_imgproc_region_props_parse (&self->props,
       GST_CUDA_IMGPROC_DEFAULT_REGION_PROPS, NULL);
 }
@@ -456,7 +521,11 @@ gst_cuda_label_init (GstCudaLabel * self)
 static void
 gst_cuda_label_finalize (GObject * object)
 {
-  g_free (GST_CUDA_LABEL (object)->refused_props);
+  GstCudaLabel *self = GST_CUDA_LABEL (object);
+
+  g_free (self->refused_props);
+  g_array_unref (self->tracks_seen);
+  g_array_unref (self->tracks);
 
   G_OBJECT_CLASS (gst_cuda_label_parent_class)->finalize (object);
 }
@@ -502,6 +571,9 @@ gst_cuda_label_set_property (GObject * object, guint prop_id,
       break;
     case PROP_MAX_REGION_METAS:
       self->max_region_metas = g_value_get_uint (value);
+      break;
+    case PROP_TRACK:
+      self->track = g_value_get_boolean (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -566,6 +638,9 @@ gst_cuda_label_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_MAX_REGION_METAS:
       g_value_set_uint (value, self->max_region_metas);
       break;
+    case PROP_TRACK:
+      g_value_set_boolean (value, self->track);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -621,7 +696,85 @@ gst_cuda_label_start (GstBaseTransform * trans)
   self->warned_saturated = FALSE;
   self->warned_dropped = FALSE;
   self->warned_analytics = FALSE;
+  /* the frames' states are made anew */
+  self->track_prev = NULL;
+  g_array_set_size (self->tracks_seen, 0);
   return GST_BASE_TRANSFORM_CLASS (gst_cuda_label_parent_class)->start (trans);
+}
+
+/* Room in @label's track buffer for a frame of @frame's size: the state,
+ * an id per possible region, the label image.  Made once, and again only
+ * for a larger frame. */
+static CipStatus
+track_reserve (GstCudaLabel * self, GstCudaLabelFrame * label,
+    GstCudaImgprocFrame * frame)
+{
+  gint width = frame->src->width, height = frame->src->height;
+  gsize regions = MAX (cip_label_max_regions (width, height, 4), 1);
+  gsize words = CIP_TRACK_STATE_WORDS + regions + (gsize) width * height;
+  CipStatus status;
+
+  if (words > label->track_buffer_words) {
+    if (label->track_buffer) {
+      /* the next frame's tracking, still queued, may read it */
+      if (frame->stream)
+        cip_stream_synchronize (frame->stream);
+      frame->ops->buffer_free (label->track_buffer, frame->stream);
+      label->track_buffer = NULL;
+      label->track_buffer_words = 0;
+    }
+    GST_DEBUG_OBJECT (self, "track buffer of %" G_GSIZE_FORMAT " words", words);
+    status = frame->ops->buffer_alloc ((void **) &label->track_buffer,
+        words * sizeof (guint32), frame->stream);
+    if (status != CIP_OK)
+      return status;
+    label->track_buffer_words = words;
+  }
+  label->track.state = label->track_buffer;
+  label->track.ids = label->track_buffer + CIP_TRACK_STATE_WORDS;
+  label->track.labels = label->track.ids + regions;
+  label->track.stride = width;
+  label->track_width = width;
+  label->track_height = height;
+  return CIP_OK;
+}
+
+/* The table's track_id column: the last. */
+static gdouble *
+track_column (GstCudaLabelFrame * label)
+{
+  const CipRegionTable *table = &label->table.cip;
+
+  return table->columns + (gsize) (label->props.n_columns - 1) *
+      table->column_capacity;
+}
+
+/* The track ids of @label's regions from those of the frame before (none
+ * after a restart), into its column too. */
+static CipStatus
+track_frame (GstCudaLabel * self, GstCudaLabelFrame * label,
+    GstCudaImgprocFrame * frame)
+{
+  GstCudaLabelFrame *prev = self->track_prev;
+  CipStatus status;
+
+  if (frame->restart || prev == NULL || prev == label ||
+      prev->track_width != label->track_width ||
+      prev->track_height != label->track_height)
+    prev = NULL;
+  label->track_restart = prev == NULL;
+  label->track.column = track_column (label);
+  label->track.column_capacity = label->table.cip.column_capacity;
+  label->track_column_capacity = label->track.column_capacity;
+  if (frame->stream)
+    status = cip_track_frame (prev ? &prev->track : NULL, &label->track,
+        label->table.cip.count, label->track_width, label->track_height,
+        frame->stream);
+  else
+    status = cip_ref_track_frame (prev ? &prev->track : NULL, &label->track,
+        label->table.cip.count, label->track_width, label->track_height, NULL);
+  self->track_prev = status == CIP_OK ? label : NULL;
+  return status;
 }
 
 static CipStatus
@@ -631,7 +784,7 @@ gst_cuda_label_process (GstCudaImgprocFilter * filter,
   GstCudaLabel *self = GST_CUDA_LABEL (filter);
   GstCudaLabelFrame *label = frame->state;
   CipImage *label_dst;
-  CipStatus status;
+  CipStatus status = CIP_OK;
 
   GST_OBJECT_LOCK (self);
   label->params.connectivity = self->connectivity;
@@ -642,6 +795,7 @@ gst_cuda_label_process (GstCudaImgprocFilter * filter,
   /* the regions that get a meta of their own need their statistics */
   label->limits.max_region_stats = self->roi_meta || self->analytics_meta ?
       MIN (self->max_region_metas, self->max_regions) : 0;
+  label->tracked = self->track;
   GST_OBJECT_UNLOCK (self);
 
   /* The negotiated format decides: GRAY8 is the mask passed through. */
@@ -652,9 +806,20 @@ gst_cuda_label_process (GstCudaImgprocFilter * filter,
   if (frame->intensity)
     label->intensity = *frame->intensity;
 
-  status = gst_cuda_imgproc_region_table_label (&label->table,
-      &label->limits, &label->props, frame->src, frame->intensity,
-      &label->params, label_dst, frame->stream);
+  /* tracks: one more column, after the properties' */
+  if (label->tracked) {
+    label->props.columns[label->props.n_columns++] =
+        g_quark_from_static_string (TRACK_ID_COLUMN);
+    status = track_reserve (self, label, frame);
+  } else {
+    self->track_prev = NULL;
+  }
+
+  if (status == CIP_OK)
+    status = gst_cuda_imgproc_region_table_label (&label->table,
+        &label->limits, &label->props, frame->src, frame->intensity,
+        &label->params, label_dst, label->tracked ?
+        (guint32 *) label->track.labels : NULL, frame->stream);
   /* On the host the frames are unmapped before frame_done(), and an
    * unmapped memory may be gone (a dmabuf or memfd is unmapped from the
    * process): the table is completed while they are readable.  On the
@@ -663,9 +828,68 @@ gst_cuda_label_process (GstCudaImgprocFilter * filter,
     status = gst_cuda_imgproc_region_table_complete (&label->table,
         &label->limits, &label->props, frame->src, frame->intensity,
         &label->params, NULL);
+  /* on the device, queued after the labelling; the column refilled in
+   * frame_done() if the table grows */
+  if (status == CIP_OK && label->tracked)
+    status = track_frame (self, label, frame);
   if (status == CIP_OK && label_dst == NULL)
     status = frame->ops->copy (frame->src, frame->dst, frame->stream);
+  if (status != CIP_OK)
+    self->track_prev = NULL;
   return status;
+}
+
+static gint
+compare_tracks (gconstpointer a, gconstpointer b)
+{
+  guint64 x = ((const GstCudaImgprocTrack *) a)->id;
+  guint64 y = ((const GstCudaImgprocTrack *) b)->id;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The tracks of the first @n regions of @label for their analytics
+ * entries: each id, first seen when the last frame's entry of that id was
+ * (@pts when it had none).  self->tracks holds them in region order,
+ * self->tracks_seen by id for the next frame. */
+static const GstCudaImgprocTrack *
+analytics_tracks (GstCudaLabel * self, GstCudaLabelFrame * label, guint n,
+    GstClockTime pts)
+{
+  const gdouble *column = track_column (label);
+  GArray *seen = self->tracks_seen;
+  guint i;
+
+  if (label->track_restart)
+    g_array_set_size (seen, 0);
+  g_array_set_size (self->tracks, n);
+  for (i = 0; i < n; i++) {
+    GstCudaImgprocTrack *t = &g_array_index (self->tracks,
+        GstCudaImgprocTrack, i);
+    guint lo = 0, hi = seen->len;
+
+    t->id = (guint64) column[i];
+    t->first_seen = pts;
+    while (lo < hi) {
+      guint mid = lo + (hi - lo) / 2;
+      const GstCudaImgprocTrack *m = &g_array_index (seen,
+          GstCudaImgprocTrack, mid);
+
+      if (m->id == t->id) {
+        t->first_seen = m->first_seen;
+        break;
+      }
+      if (m->id < t->id)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  }
+  /* this frame's, by id, for the next */
+  g_array_set_size (seen, 0);
+  g_array_append_vals (seen, self->tracks->data, n);
+  g_array_sort (seen, compare_tracks);
+  return (const GstCudaImgprocTrack *) self->tracks->data;
 }
 
 static CipStatus
@@ -685,6 +909,15 @@ gst_cuda_label_frame_done (GstCudaImgprocFilter * filter,
       &label->limits, &label->props, &label->mask,
       label->with_intensity ? &label->intensity : NULL, &label->params,
       frame->stream);
+  /* a table grown since has no ids yet: they are the frame's still */
+  if (status == CIP_OK && label->tracked &&
+      table->column_capacity != label->track_column_capacity) {
+    status = cip_track_column (label->track.ids, table->count,
+        track_column (label), table->column_capacity, frame->stream);
+    if (status == CIP_OK)
+      status = cip_stream_synchronize (frame->stream);
+    label->track_column_capacity = table->column_capacity;
+  }
   if (status != CIP_OK)
     return status;
   count = *table->count;
@@ -702,7 +935,8 @@ gst_cuda_label_frame_done (GstCudaImgprocFilter * filter,
   labels = GST_VIDEO_INFO_FORMAT (gst_cuda_imgproc_filter_get_output_info
       (filter)) == GST_VIDEO_FORMAT_GRAY16_LE;
   saturated = labels && count > G_MAXUINT16;
-  n_analytics = analytics_meta ? MIN (n_metas, MAX_ANALYTICS_REGIONS) : 0;
+  n_analytics = analytics_meta ? MIN (n_metas, label->tracked ?
+      MAX_ANALYTICS_TRACKED_REGIONS : MAX_ANALYTICS_REGIONS) : 0;
   dropped = count - n;
 
   GST_LOG_OBJECT (self, "%u regions at %" GST_TIME_FORMAT, count,
@@ -734,7 +968,8 @@ gst_cuda_label_frame_done (GstCudaImgprocFilter * filter,
   if (analytics_meta)
     gst_cuda_imgproc_add_analytics_regions (outbuf,
         GST_CUDA_IMGPROC_REGION_TYPE, table->regions, n_analytics,
-        segmentation ? 1 : 0);
+        label->tracked ? analytics_tracks (self, label, n_analytics,
+            frame->pts) : NULL, frame->pts, segmentation ? 1 : 0);
   if (segmentation && !gst_cuda_imgproc_add_analytics_segmentation (outbuf,
           gst_cuda_imgproc_filter_get_output_info (filter),
           MIN (count, G_MAXUINT16)))
@@ -758,7 +993,15 @@ static void
 gst_cuda_label_clear_frame_state (GstCudaImgprocFilter * filter,
     GstCudaImgprocFrame * frame)
 {
+  GstCudaLabel *self = GST_CUDA_LABEL (filter);
   GstCudaLabelFrame *label = frame->state;
 
   gst_cuda_imgproc_region_table_free (&label->table, frame->stream);
+  if (label->track_buffer)
+    frame->ops->buffer_free (label->track_buffer, frame->stream);
+  label->track_buffer = NULL;
+  label->track_buffer_words = 0;
+  memset (&label->track, 0, sizeof (label->track));
+  if (self->track_prev == label)
+    self->track_prev = NULL;
 }

@@ -16,6 +16,7 @@
 #define __CIP_REF_H__
 
 #include "cip.h"
+#include "cip-label.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -77,6 +78,13 @@ CipStatus cip_ref_track (const uint32_t * prev_labels,
     const uint32_t * labels, int width, int height, size_t stride,
     uint32_t n_prev, const uint32_t * prev_ids, uint32_t n, uint32_t * ids,
     uint32_t * next_id);
+
+/* cip_track_frame() (cip-label.h) on the host: cip_ref_track() of
+ * @frame after @prev, or ids 1 .. *@count with @prev NULL; @count, the
+ * labels, ids and states in host memory. */
+CipStatus cip_ref_track_frame (const CipTrackFrame * prev,
+    const CipTrackFrame * frame, const uint32_t * count, int width,
+    int height, CipStream * stream);
 
 CipStatus cip_ref_blur (const CipImage * src, CipImage * dst, double sigma,
     CipStream * stream);

@@ -431,10 +431,14 @@ cip_ref_label (const CipImage * mask, const CipImage * intensity,
   }
   *table->count = kept;
 
-  if (dst) {
+  if (dst || table->labels) {
     for (i = 0; i < (uint32_t) w * h; i++)
       labels[i] = renumber[labels[i]];
-    paint (dst, labels);
+    if (dst)
+      paint (dst, labels);
+    for (y = 0; table->labels && y < h; y++)
+      memcpy (table->labels + (size_t) y * table->labels_stride,
+          labels + (size_t) y * w, (size_t) w * sizeof (uint32_t));
   }
 
   free (parent);

@@ -113,3 +113,46 @@ out:
   free (best_prev_count);
   return status;
 }
+
+CipStatus
+cip_ref_track_frame (const CipTrackFrame * prev, const CipTrackFrame * frame,
+    const uint32_t * count, int width, int height, CipStream * stream)
+{
+  uint32_t n, next_id = 1, i;
+  CipStatus status = CIP_OK;
+
+  (void) stream;
+  if (!frame || !count || !frame->labels || !frame->state ||
+      (*count > 0 && !frame->ids) || (frame->column_capacity > 0 &&
+          !frame->column) || width <= 0 || height <= 0 ||
+      frame->stride < (size_t) width || (prev && (!prev->labels ||
+              !prev->state || prev->stride != frame->stride)))
+    return CIP_ERROR_INVALID_ARGUMENT;
+  n = *count;
+
+  if (prev) {
+    next_id = prev->state[CIP_TRACK_STATE_NEXT_ID];
+    status = cip_ref_track (prev->labels, frame->labels, width, height,
+        frame->stride, prev->state[CIP_TRACK_STATE_REGIONS], prev->ids,
+        n, frame->ids, &next_id);
+  } else {
+    /* the first frame: no previous regions, and still every label must be
+     * one of its regions */
+    int x, y;
+
+    for (y = 0; y < height; y++)
+      for (x = 0; x < width; x++)
+        if (frame->labels[(size_t) y * frame->stride + x] > n)
+          return CIP_ERROR_INVALID_ARGUMENT;
+    for (i = 0; i < n; i++)
+      frame->ids[i] = next_id++;
+  }
+  if (status != CIP_OK)
+    return status;
+
+  frame->state[CIP_TRACK_STATE_REGIONS] = n;
+  frame->state[CIP_TRACK_STATE_NEXT_ID] = next_id;
+  for (i = 0; i < n && i < frame->column_capacity; i++)
+    frame->column[i] = frame->ids[i];
+  return CIP_OK;
+}

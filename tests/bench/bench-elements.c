@@ -729,6 +729,17 @@ static const Case gpu_cases[] = {
         " ! video/x-raw(memory:CUDAMemory)", NULL},
   {"seed workflow, messages on, cell-like frames", "RGBA", SOURCE_CUDA_CELLS,
       SEED_CHAIN " post-messages=true ! video/x-raw(memory:CUDAMemory)", NULL},
+  /* What tracks cost (track=true) on the same frames: Otsu and labels
+   * alone, then the whole workflow. */
+  {"cudagray ! cudaotsu ! cudalabel, cell-like frames", "RGBA",
+        SOURCE_CUDA_CELLS, "cudagray ! cudaotsu ! cudalabel"
+        " ! video/x-raw(memory:CUDAMemory)", NULL},
+  {"cudagray ! cudaotsu ! cudalabel track=true, cell-like frames", "RGBA",
+        SOURCE_CUDA_CELLS, "cudagray ! cudaotsu ! cudalabel track=true"
+        " ! video/x-raw(memory:CUDAMemory)", NULL},
+  {"seed workflow, messages on, track=true, cell-like frames", "RGBA",
+        SOURCE_CUDA_CELLS, SEED_CHAIN " post-messages=true track=true"
+        " ! video/x-raw(memory:CUDAMemory)", NULL},
   /* What any fifth element costs the workflow on one streaming thread:
    * GStreamer's identity (no work), cudamask (one kernel). */
   {"seed workflow without cudalabel, + identity, cell-like frames", "RGBA",

@@ -610,3 +610,34 @@ cip_test_spoil_arguments (CipBadCase bad_case, const CipBadImages * other,
       g_assert_not_reached ();
   }
 }
+
+const CipTestBoxFrame cip_test_box_frames[CIP_TEST_N_BOX_FRAMES] = {
+  /* A, B, C */
+  {{{2, 2, 12, 10}, {20, 4, 28, 12}, {40, 30, 50, 40}}, 3, {1, 2, 3}},
+  /* A, B moved (B first now), C moved */
+  {{{4, 2, 14, 10}, {20, 1, 28, 9}, {43, 31, 53, 41}}, 3, {2, 1, 3}},
+  /* A, C, D and E new, B gone: A, E, D, C in raster order */
+  {{{6, 2, 16, 10}, {45, 32, 55, 42}, {2, 30, 8, 36}, {30, 20, 34, 24}}, 4,
+      {1, 4, 5, 3}},
+  /* C and E merged, 100 and 16 pixels of each: C's id */
+  {{{8, 2, 18, 10}, {30, 20, 55, 42}, {2, 30, 8, 36}}, 3, {1, 3, 5}},
+  /* A gone; the merged region split: 220 and 242 pixels */
+  {{{30, 20, 40, 42}, {44, 20, 55, 42}, {2, 30, 8, 36}}, 3, {6, 3, 5}},
+  /* the right part split in equal halves */
+  {{{30, 20, 40, 42}, {44, 20, 49, 42}, {50, 20, 55, 42}, {2, 30, 8, 36}},
+      4, {6, 3, 7, 5}},
+};
+
+CipImage
+cip_test_boxes_mask (gint width, gint height, const CipTestBox * boxes, guint n)
+{
+  CipImage mask = cip_test_image_new (width, height, CIP_FORMAT_GRAY8, 0);
+  guint i;
+  gint x, y;
+
+  for (i = 0; i < n; i++)
+    for (y = boxes[i].y0; y < boxes[i].y1; y++)
+      for (x = boxes[i].x0; x < boxes[i].x1; x++)
+        ((guint8 *) mask.data)[y * mask.stride + x] = 255;
+  return mask;
+}

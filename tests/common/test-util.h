@@ -170,6 +170,33 @@ void cip_test_spoil_arguments (CipBadCase bad_case, const CipBadImages * other,
     CipImage * src, CipImage * dst, const CipImage ** src_arg,
     CipImage ** dst_arg, gboolean * extra_null);
 
+/* Tracks: boxes [x0, x1) x [y0, y1) of CIP_TEST_BOXES_W x CIP_TEST_BOXES_H
+ * masks, frame after frame, with the track ids docs/regionprops.md
+ * ("Tracks") gives them: A and B move, B above A in raster order from the
+ * second frame; C vanishes, D and E appear; C and E merge, C's id kept;
+ * the merged region splits (the larger part keeps the id), then splits
+ * again in equal halves (the lower label keeps it). */
+typedef struct
+{
+  gint x0, y0, x1, y1;
+} CipTestBox;
+
+typedef struct
+{
+  CipTestBox boxes[4];
+  guint n;
+  guint32 ids[4];
+} CipTestBoxFrame;
+
+#define CIP_TEST_BOXES_W 64
+#define CIP_TEST_BOXES_H 48
+#define CIP_TEST_N_BOX_FRAMES 6
+extern const CipTestBoxFrame cip_test_box_frames[CIP_TEST_N_BOX_FRAMES];
+
+/* A GRAY8 mask of @width x @height, 255 inside the @n @boxes. */
+CipImage cip_test_boxes_mask (gint width, gint height,
+    const CipTestBox * boxes, guint n);
+
 G_END_DECLS
 
 #endif /* __CIP_TEST_UTIL_H__ */

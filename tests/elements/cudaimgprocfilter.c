@@ -209,6 +209,7 @@ static const PropertyCase label_properties[] = {
   {"roi-meta", G_TYPE_BOOLEAN, PLAYING, NULL, NULL, NULL, NULL},
   {"analytics-meta", G_TYPE_BOOLEAN, PLAYING, NULL, NULL, NULL, NULL},
   {"max-region-metas", G_TYPE_UINT, PLAYING, "256", "0", "2147483647", NULL},
+  {"track", G_TYPE_BOOLEAN, PLAYING, "false", NULL, NULL, NULL},
 };
 
 static void

@@ -2167,6 +2167,466 @@ GST_START_TEST (test_analytics_segmentation)
 GST_END_TEST;
 #endif
 
+/* ---- Tracks ---- */
+
+static CipImage
+box_frame (guint f)
+{
+  return cip_test_boxes_mask (CIP_TEST_BOXES_W, CIP_TEST_BOXES_H,
+      cip_test_box_frames[f].boxes, cip_test_box_frames[f].n);
+}
+
+/* The rule applied by its reference to the label images cip_ref_label
+ * makes of a sequence of masks: cip_ref_track of each frame after the one
+ * before, ids from 1 on the first frame and after a restart. */
+typedef struct
+{
+  gint width, height;
+  guint32 *labels, *ids, n, next_id;
+} Tracker;
+
+static void
+tracker_clear (Tracker * t)
+{
+  g_clear_pointer (&t->labels, g_free);
+  g_clear_pointer (&t->ids, g_free);
+  memset (t, 0, sizeof (*t));
+}
+
+/* The ids of @mask's regions (*@n of them); free with g_free(). */
+static guint32 *
+tracker_push (Tracker * t, const CipImage * mask, gint connectivity,
+    guint min_area, gboolean restart, guint32 * n)
+{
+  CipLabelParams params = { connectivity, min_area, 0 };
+  guint32 count = G_MAXUINT32, i;
+  guint32 *labels = g_new0 (guint32, (gsize) mask->width * mask->height);
+  CipRegionTable table = { NULL, 0, &count };
+  guint32 *ids;
+
+  table.labels = labels;
+  table.labels_stride = mask->width;
+  fail_unless_equals_int (cip_ref_label (mask, NULL, &params, NULL, &table,
+          NULL), CIP_OK);
+  ids = g_new0 (guint32, MAX (count, 1));
+  if (restart || t->labels == NULL || t->width != mask->width ||
+      t->height != mask->height) {
+    t->next_id = 1;
+    for (i = 0; i < count; i++)
+      ids[i] = t->next_id++;
+  } else {
+    fail_unless_equals_int (cip_ref_track (t->labels, labels, mask->width,
+            mask->height, mask->width, t->n, t->ids, count, ids,
+            &t->next_id), CIP_OK);
+  }
+  g_free (t->labels);
+  g_free (t->ids);
+  t->labels = labels;
+  t->ids = g_memdup2 (ids, MAX (count, 1) * sizeof (guint32));
+  t->n = count;
+  t->width = mask->width;
+  t->height = mask->height;
+  *n = count;
+  return ids;
+}
+
+/* Fails unless @table's track_id column holds @expected, @n ids. */
+static void
+assert_table_tracks (const GstStructure * table, const guint32 * expected,
+    guint n, const gchar * what)
+{
+  const GValue *v;
+  GBytes *column;
+  guint i;
+
+  fail_unless (table != NULL, "%s: no table", what);
+  v = gst_structure_get_value (table, "track_id");
+  fail_unless (v != NULL && G_VALUE_HOLDS (v, G_TYPE_BYTES),
+      "%s: no track_id column in %" GST_PTR_FORMAT, what, table);
+  column = g_value_get_boxed (v);
+  fail_unless_equals_int (g_bytes_get_size (column), 8 * n);
+  for (i = 0; i < n; i++)
+    if (column_value (column, i) != expected[i])
+      fail ("%s: region %u has track id %g, the reference %u", what, i + 1,
+          column_value (column, i), expected[i]);
+}
+
+/* Every frame of cip_test_box_frames through cudalabel track=true, all pushed
+ * before any is pulled: behind a live source (each frame done before the
+ * next comes) and one that is not (the cuda backend labels a frame while
+ * the one before is finished): the ids the rule gives, in the frames'
+ * tables and messages alike. */
+GST_START_TEST (test_track_boxes)
+{
+  gboolean live = __i__ == 0;
+  GstHarness *h = cip_test_harness_new ("cudalabel",
+      "mode=labels track=true post-messages=true properties=label,area");
+  GstBus *bus = cip_test_harness_add_bus (h);
+  guint32 *expected[CIP_TEST_N_BOX_FRAMES], n[CIP_TEST_N_BOX_FRAMES];
+  Tracker tracker = { 0 };
+  GList *messages, *l;
+  guint f, i;
+
+  gst_harness_set_live (h, live);
+  set_mask_caps (h, CIP_TEST_BOXES_W, CIP_TEST_BOXES_H);
+  for (f = 0; f < CIP_TEST_N_BOX_FRAMES; f++) {
+    CipImage mask = box_frame (f);
+    GstBuffer *in = cip_test_buffer_new (&mask);
+
+    expected[f] = tracker_push (&tracker, &mask, 8, 0, FALSE, &n[f]);
+    fail_unless_equals_int (n[f], cip_test_box_frames[f].n);
+    for (i = 0; i < n[f]; i++)
+      fail_unless_equals_int (expected[f][i], cip_test_box_frames[f].ids[i]);
+    GST_BUFFER_PTS (in) = f * 40 * GST_MSECOND;
+    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+    cip_test_image_free (&mask);
+  }
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h),
+      CIP_TEST_N_BOX_FRAMES);
+  for (f = 0; f < CIP_TEST_N_BOX_FRAMES; f++) {
+    GstBuffer *out = gst_harness_pull (h);
+    gchar *what = g_strdup_printf ("frame %u", f);
+
+    assert_table_tracks (regions_table (out), expected[f], n[f], what);
+    g_free (what);
+    gst_buffer_unref (out);
+  }
+
+  messages = cip_test_bus_pop_element_messages (bus, "cudalabel");
+  fail_unless_equals_int (g_list_length (messages), CIP_TEST_N_BOX_FRAMES);
+  for (l = messages, f = 0; l; l = l->next, f++) {
+    const GstStructure *s = gst_message_get_structure (l->data);
+    GstStructure *table = NULL;
+
+    fail_unless (gst_structure_get (s, "regionprops", GST_TYPE_STRUCTURE,
+            &table, NULL));
+    /* the properties' columns, then the tracks' */
+    fail_unless_equals_int (gst_structure_n_fields (table), 3);
+    fail_unless_equals_string (gst_structure_nth_field_name (table, 2),
+        "track_id");
+    assert_table_tracks (table, expected[f], n[f], "message");
+    gst_structure_free (table);
+    g_free (expected[f]);
+  }
+  g_list_free_full (messages, (GDestroyNotify) gst_message_unref);
+  fail_unless_equals_int (cip_test_bus_pop_errors (bus, NULL), 0);
+  tracker_clear (&tracker);
+  cip_test_harness_teardown_with_bus (h, bus);
+}
+
+GST_END_TEST;
+
+/* Pushes @mask through @h and checks its track ids against @tracker's,
+ * the frame flagged DISCONT with @discont; @restart: the ids start again. */
+static void
+push_tracked (GstHarness * h, Tracker * tracker, const CipImage * mask,
+    gboolean discont, gboolean restart, const gchar * what)
+{
+  GstBuffer *in = cip_test_buffer_new (mask), *out;
+  guint32 n, *expected = tracker_push (tracker, mask, 8, 0, restart, &n);
+
+  if (discont)
+    GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_DISCONT);
+  out = cip_test_push_pull (h, in);
+  assert_table_tracks (regions_table (out), expected, n, what);
+  gst_buffer_unref (out);
+  g_free (expected);
+}
+
+/* Ids start again from 1 after a DISCONT, a flush, a caps change and
+ * track turned off and on; in between they go on. */
+GST_START_TEST (test_track_restarts)
+{
+  GstHarness *h = cip_test_harness_new ("cudalabel",
+      "mode=labels track=true properties=label");
+  GstElement *label = cip_test_harness_element (h, "cudalabel");
+  CipImage a = box_frame (0), b = box_frame (1);
+  CipImage wide =
+      cip_test_boxes_mask (CIP_TEST_BOXES_W + 3, CIP_TEST_BOXES_H,
+      cip_test_box_frames[2].boxes,
+      cip_test_box_frames[2].n);
+  Tracker tracker = { 0 };
+  GstSegment segment;
+  GstBuffer *out;
+
+  set_mask_caps (h, CIP_TEST_BOXES_W, CIP_TEST_BOXES_H);
+  push_tracked (h, &tracker, &a, FALSE, FALSE, "first");
+  push_tracked (h, &tracker, &b, FALSE, FALSE, "second");
+  push_tracked (h, &tracker, &b, TRUE, TRUE, "after a DISCONT");
+  push_tracked (h, &tracker, &a, FALSE, FALSE, "after that");
+
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
+  push_tracked (h, &tracker, &b, FALSE, TRUE, "after a flush");
+  push_tracked (h, &tracker, &a, FALSE, FALSE, "after that");
+
+  /* off: no column; on again: from 1 */
+  g_object_set (label, "track", FALSE, NULL);
+  out = cip_test_push_pull (h, cip_test_buffer_new (&b));
+  fail_unless (regions_table (out) != NULL);
+  fail_if (gst_structure_has_field (regions_table (out), "track_id"));
+  gst_buffer_unref (out);
+  g_object_set (label, "track", TRUE, NULL);
+  push_tracked (h, &tracker, &a, FALSE, TRUE, "turned on again");
+  push_tracked (h, &tracker, &b, FALSE, FALSE, "after that");
+
+  set_mask_caps (h, CIP_TEST_BOXES_W + 3, CIP_TEST_BOXES_H);
+  push_tracked (h, &tracker, &wide, FALSE, TRUE, "after new caps");
+
+  tracker_clear (&tracker);
+  cip_test_image_free (&a);
+  cip_test_image_free (&b);
+  cip_test_image_free (&wide);
+  gst_object_unref (label);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Isolated pixels at even columns, or odd ones (@odd), of even rows. */
+static CipImage
+track_dots (gint width, gint height, gboolean odd)
+{
+  CipImage mask = cip_test_image_new (width, height, CIP_FORMAT_GRAY8, 0);
+  gint x, y;
+
+  for (y = 0; y < height; y += 2)
+    for (x = odd ? 1 : 0; x < width; x += 2)
+      ((guint8 *) mask.data)[y * mask.stride + x] = 255;
+  return mask;
+}
+
+/* Thousands of regions: a table that grows on the first frame (its ids
+ * written again on the cuda backend), the same dots (every id kept),
+ * dots moved off them (every id new), and a table shorter than the
+ * frame's regions, whose ids still count them all; with min-area, the
+ * ids of the regions kept.  mode=color, 4-connected. */
+GST_START_TEST (test_track_many_regions)
+{
+  GstHarness *h = cip_test_harness_new ("cudalabel", "mode=color "
+      "connectivity=4 track=true properties=label,area roi-meta=false "
+      "analytics-meta=false max-region-metas=0");
+  GstElement *label = cip_test_harness_element (h, "cudalabel");
+  CipImage even = track_dots (90, 60, FALSE), odd = track_dots (90, 60, TRUE);
+  CipImage *masks[] = { &even, &even, &odd, &even, &odd, &odd };
+  /* max-regions of each frame */
+  static const guint max_regions[] = { 100000, 100000, 100000, 1000, 10,
+    100000
+  };
+  Tracker tracker = { 0 };
+  guint f;
+
+  set_mask_caps (h, 90, 60);
+  for (f = 0; f < G_N_ELEMENTS (masks); f++) {
+    guint32 n, *expected = tracker_push (&tracker, masks[f], 4, 0, FALSE,
+        &n);
+    GstBuffer *out;
+    gchar *what = g_strdup_printf ("frame %u", f);
+
+    fail_unless_equals_int (n, 45 * 30);
+    g_object_set (label, "max-regions", max_regions[f], NULL);
+    out = cip_test_push_pull (h, cip_test_buffer_new (masks[f]));
+    assert_table_tracks (regions_table (out), expected,
+        MIN (n, max_regions[f]), what);
+    gst_buffer_unref (out);
+    g_free (expected);
+    g_free (what);
+  }
+  /* every frame but the second and the last made new ids */
+  fail_unless_equals_int (tracker.next_id, 4 * 45 * 30 + 1);
+  tracker_clear (&tracker);
+  gst_object_unref (label);
+  gst_harness_teardown (h);
+
+  /* min-area: the dots go, the boxes stay */
+  h = cip_test_harness_new ("cudalabel", "mode=labels track=true "
+      "min-area=2 properties=label");
+  set_mask_caps (h, CIP_TEST_BOXES_W, CIP_TEST_BOXES_H);
+  for (f = 0; f < CIP_TEST_N_BOX_FRAMES; f++) {
+    CipImage mask = box_frame (f);
+    guint32 n, *expected;
+    GstBuffer *out;
+    gint x;
+
+    for (x = 0; x < CIP_TEST_BOXES_W; x += 3)
+      ((guint8 *) mask.data)[(CIP_TEST_BOXES_H - 1 - f) * mask.stride + x] =
+          255;
+    expected = tracker_push (&tracker, &mask, 8, 2, FALSE, &n);
+    fail_unless_equals_int (n, cip_test_box_frames[f].n);
+    out = cip_test_push_pull (h, cip_test_buffer_new (&mask));
+    assert_table_tracks (regions_table (out), expected, n, "min-area");
+    gst_buffer_unref (out);
+    g_free (expected);
+    cip_test_image_free (&mask);
+  }
+  tracker_clear (&tracker);
+  cip_test_image_free (&even);
+  cip_test_image_free (&odd);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Random masks that drift a pixel or two a frame, a few pixels flipped:
+ * regions move, merge, split, appear and vanish by the hundred; both
+ * connectivities, behind a source that is not live. */
+#define DRIFT_FRAMES 8
+GST_START_TEST (test_track_random)
+{
+  gint connectivity = __i__ ? 4 : 8;
+  gchar *props = g_strdup_printf ("mode=labels track=true properties=label "
+      "connectivity=%d", connectivity);
+  GstHarness *h = cip_test_harness_new ("cudalabel", props);
+  GRand *rand = g_rand_new_with_seed (17 + __i__);
+  CipImage mask = cip_test_image_new (97, 61, CIP_FORMAT_GRAY8, 0);
+  CipImage next = cip_test_image_new (97, 61, CIP_FORMAT_GRAY8, 0);
+  guint32 *expected[DRIFT_FRAMES], n[DRIFT_FRAMES];
+  Tracker tracker = { 0 };
+  guint f;
+  gint x, y;
+
+  for (y = 0; y < mask.height; y++)
+    for (x = 0; x < mask.width; x++)
+      ((guint8 *) mask.data)[y * mask.stride + x] =
+          g_rand_int_range (rand, 0, 8) < (connectivity == 4 ? 4 : 2) ? 255 : 0;
+  gst_harness_set_live (h, FALSE);
+  set_mask_caps (h, mask.width, mask.height);
+  for (f = 0; f < DRIFT_FRAMES; f++) {
+    gint dx = g_rand_int_range (rand, -2, 3);
+    gint dy = g_rand_int_range (rand, -2, 3);
+    CipImage t;
+
+    expected[f] = tracker_push (&tracker, &mask, connectivity, 0, FALSE, &n[f]);
+    fail_unless (n[f] > 100, "%u regions", n[f]);
+    fail_unless_equals_int (gst_harness_push (h,
+            cip_test_buffer_new (&mask)), GST_FLOW_OK);
+
+    for (y = 0; y < mask.height; y++)
+      for (x = 0; x < mask.width; x++) {
+        gint sx = CLAMP (x - dx, 0, mask.width - 1);
+        gint sy = CLAMP (y - dy, 0, mask.height - 1);
+        guint8 v = ((guint8 *) mask.data)[sy * mask.stride + sx];
+
+        if (g_rand_int_range (rand, 0, 64) == 0)
+          v = v ? 0 : 255;
+        ((guint8 *) next.data)[y * next.stride + x] = v;
+      }
+    t = mask;
+    mask = next;
+    next = t;
+  }
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  for (f = 0; f < DRIFT_FRAMES; f++) {
+    GstBuffer *out = gst_harness_pull (h);
+    gchar *what = g_strdup_printf ("%d-connected, frame %u", connectivity, f);
+
+    assert_table_tracks (regions_table (out), expected[f], n[f], what);
+    gst_buffer_unref (out);
+    g_free (expected[f]);
+    g_free (what);
+  }
+  tracker_clear (&tracker);
+  cip_test_image_free (&mask);
+  cip_test_image_free (&next);
+  g_rand_free (rand);
+  g_free (props);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* track: off by default (no track_id column), set while playing. */
+GST_START_TEST (test_track_property)
+{
+  GstHarness *h = label_harness_new ("mode=labels");
+  GstElement *label = cip_test_harness_element (h, "cudalabel");
+  GParamSpec *spec = g_object_class_find_property (G_OBJECT_GET_CLASS
+      (label), "track");
+  CipImage mask = box_frame (0);
+  gboolean track = TRUE;
+  GstBuffer *out;
+
+  fail_unless (spec != NULL);
+  fail_unless (G_IS_PARAM_SPEC_BOOLEAN (spec));
+  fail_unless (spec->flags & GST_PARAM_MUTABLE_PLAYING);
+  g_object_get (label, "track", &track, NULL);
+  fail_if (track);
+  set_mask_caps (h, CIP_TEST_BOXES_W, CIP_TEST_BOXES_H);
+  out = cip_test_push_pull (h, cip_test_buffer_new (&mask));
+  fail_unless (regions_table (out) != NULL);
+  fail_if (gst_structure_has_field (regions_table (out), "track_id"));
+  gst_buffer_unref (out);
+
+  cip_test_image_free (&mask);
+  gst_object_unref (label);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+#if CIP_TEST_HAVE_ANALYTICS
+/* GStreamer 1.24+: each region's GstAnalyticsODMtd relates to a
+ * GstAnalyticsTrackingMtd of its id, first seen at the frame it first had
+ * one, last seen at this one. */
+GST_START_TEST (test_track_analytics)
+{
+  GstHarness *h = cip_test_harness_new ("cudalabel",
+      "mode=labels track=true max-region-metas=50");
+  Tracker tracker = { 0 };
+  guint f;
+
+  set_mask_caps (h, CIP_TEST_BOXES_W, CIP_TEST_BOXES_H);
+  for (f = 0; f < 3; f++) {
+    CipImage mask = box_frame (f);
+    GstBuffer *in = cip_test_buffer_new (&mask), *out;
+    guint32 n, *expected = tracker_push (&tracker, &mask, 8, 0, FALSE, &n);
+    GstAnalyticsRelationMeta *meta;
+    GstAnalyticsODMtd od;
+    gpointer state = NULL;
+    guint k = 0;
+
+    GST_BUFFER_PTS (in) = f * GST_SECOND;
+    out = cip_test_push_pull (h, in);
+    meta = gst_buffer_get_analytics_relation_meta (out);
+    fail_unless (meta != NULL);
+    while (gst_analytics_relation_meta_iterate (meta, &state,
+            gst_analytics_od_mtd_get_mtd_type (), (GstAnalyticsMtd *) & od)) {
+      GstAnalyticsTrackingMtd track;
+      gpointer related = NULL;
+      guint64 id = 0;
+      GstClockTime first_seen = 0, last_seen = 0, first_expected;
+      gboolean lost = TRUE;
+
+      fail_unless (k < n);
+      fail_unless (gst_analytics_relation_meta_get_direct_related (meta,
+              od.id, GST_ANALYTICS_REL_TYPE_RELATE_TO,
+              gst_analytics_tracking_mtd_get_mtd_type (), &related,
+              (GstAnalyticsMtd *) & track), "detection %u has no track", k);
+      fail_unless (gst_analytics_tracking_mtd_get_info (&track, &id,
+              &first_seen, &last_seen, &lost));
+      fail_unless_equals_uint64 (id, expected[k]);
+      /* ids 1 .. 3 from the first frame, 4 and 5 from the third */
+      first_expected = expected[k] <= 3 ? 0 : 2 * GST_SECOND;
+      fail_unless_equals_uint64 (first_seen, first_expected);
+      fail_unless_equals_uint64 (last_seen, f * GST_SECOND);
+      fail_if (lost);
+      k++;
+    }
+    fail_unless_equals_int (k, n);
+    gst_buffer_unref (out);
+    g_free (expected);
+    cip_test_image_free (&mask);
+  }
+  tracker_clear (&tracker);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+#endif
+
 static Suite *
 cudalabel_suite (void)
 {
@@ -2215,6 +2675,14 @@ cudalabel_suite (void)
 #endif
 #if CIP_TEST_HAVE_ANALYTICS_SEGMENTATION
   tcase_add_test (tc, test_analytics_segmentation);
+#endif
+  tcase_add_loop_test (tc, test_track_boxes, 0, 2);
+  tcase_add_test (tc, test_track_restarts);
+  tcase_add_test (tc, test_track_many_regions);
+  tcase_add_loop_test (tc, test_track_random, 0, 2);
+  tcase_add_test (tc, test_track_property);
+#if CIP_TEST_HAVE_ANALYTICS
+  tcase_add_test (tc, test_track_analytics);
 #endif
 
   return s;

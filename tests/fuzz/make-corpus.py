@@ -36,7 +36,7 @@ ELEMENTS = [
     ("cudalabel", ["GRAY8"], ["analytics-meta", "connectivity",
                               "max-region-metas", "max-regions", "min-area",
                               "mode", "post-messages", "properties",
-                              "roi-meta"]),
+                              "roi-meta", "track"]),
 ]
 ALL_FORMATS = ["GRAY8", "RGBA", "BGRA", "RGBx", "BGRx", "ARGB", "ABGR", "RGB",
                "BGR", "NV12", "I420", "GRAY16_LE", "YUY2", "NV21"]
@@ -141,6 +141,9 @@ def corpus():
     seeds["cudalabel-passthrough-min-area"] = entry(
         "cudalabel", "GRAY8", 33, 33, props={"min-area": 5, "mode": 2},
         pixels=bytes([255, 0, 0, 255, 255, 0, 0, 0, 0, 255, 0]))
+    seeds["cudalabel-track-min-area"] = entry(
+        "cudalabel", "GRAY8", 45, 17, props={"min-area": 3, "track": 1},
+        pixels=bytes([255, 255, 0, 255, 0, 0, 0, 255, 255, 255]))
     seeds["cudalabel-min-area-max"] = entry(
         "cudalabel", "GRAY8", 8, 8, props={"min-area": 0xffff},
         pixels=bytes([255, 0]))
@@ -150,7 +153,8 @@ def corpus():
     seeds["cudalabel-every-property"] = entry(
         "cudalabel", "GRAY8", 37, 29,
         props={"properties": every, "max-regions": 0xffff,
-               "max-region-metas": 3, "mode": 1, "post-messages": 1},
+               "max-region-metas": 3, "mode": 1, "post-messages": 1,
+               "track": 1},
         pixels=bytes([255, 255, 0, 255, 0, 0, 255, 255, 255, 0, 255]))
     seeds["cudalabel-hull-row"] = entry(
         "cudalabel", "GRAY8", 301, 1,

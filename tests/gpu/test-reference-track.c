@@ -9,7 +9,8 @@
 
 /* The tracking reference (gpu/ref/track.c) on regions that move, appear,
  * vanish, merge and split, worked out by hand, and against a brute-force
- * overlap matrix on random label images. */
+ * overlap matrix on random label images; cip_ref_track_frame() from frame
+ * to frame on cip_ref_label's label ids. */
 
 #include <string.h>
 
@@ -257,6 +258,70 @@ test_invalid_arguments (void)
   g_assert_cmpuint (next, ==, 3);
 }
 
+/* cip_ref_label's label ids (the table's @labels) are its GRAY16 image's,
+ * min_area applied; and cip_ref_track_frame() is cip_ref_track() from
+ * frame to frame, ids from 1 on a first frame, its state and column
+ * written. */
+static void
+test_frames (void)
+{
+  GRand *rand = g_rand_new_with_seed (7);
+  guint32 labels[2][W * H], ids[2][W * H], state[2][CIP_TRACK_STATE_WORDS];
+  guint32 expected[W * H], next = 1, n_prev = 0, count, f, i;
+  double column[W * H + 1];
+
+  for (f = 0; f < 12; f++) {
+    CipImage mask = cip_test_image_new (W, H, CIP_FORMAT_GRAY8, 0);
+    CipImage gray16 = cip_test_image_new (W, H, CIP_FORMAT_GRAY16, 0);
+    CipLabelParams params = { f % 2 ? 4 : 8, f % 3, 0 };
+    CipRegionTable table = { NULL, 0, &count };
+    guint cur = f % 2, rows = f % 4 == 3 ? 2 : W * H;
+    CipTrackFrame frame = { labels[cur], W, ids[cur], state[cur], column,
+      rows
+    };
+    CipTrackFrame prev = { labels[!cur], W, ids[!cur], state[!cur], NULL, 0 };
+    gboolean first = f == 0 || f == 7;
+    gint x, y;
+
+    for (y = 0; y < H; y++)
+      for (x = 0; x < W; x++)
+        ((guint8 *) mask.data)[y * mask.stride + x] =
+            g_rand_int_range (rand, 0, 3) ? 255 : 0;
+    table.labels = labels[cur];
+    table.labels_stride = W;
+    g_assert_cmpint (cip_ref_label (&mask, NULL, &params, &gray16, &table,
+            NULL), ==, CIP_OK);
+    for (y = 0; y < H; y++)
+      for (x = 0; x < W; x++)
+        g_assert_cmpuint (labels[cur][y * W + x], ==,
+            ((guint16 *) ((guint8 *) gray16.data + y * gray16.stride))[x]);
+
+    if (first) {
+      for (i = 0; i < count; i++)
+        expected[i] = i + 1;
+      next = count + 1;
+    } else {
+      g_assert_cmpint (cip_ref_track (labels[!cur], labels[cur], W, H, W,
+              n_prev, ids[!cur], count, expected, &next), ==, CIP_OK);
+    }
+    for (i = 0; i <= W * H; i++)
+      column[i] = -1;
+    g_assert_cmpint (cip_ref_track_frame (first ? NULL : &prev, &frame,
+            &count, W, H, NULL), ==, CIP_OK);
+    for (i = 0; i < count; i++)
+      g_assert_cmpuint (ids[cur][i], ==, expected[i]);
+    g_assert_cmpuint (state[cur][CIP_TRACK_STATE_REGIONS], ==, count);
+    g_assert_cmpuint (state[cur][CIP_TRACK_STATE_NEXT_ID], ==, next);
+    for (i = 0; i <= W * H; i++)
+      g_assert_cmpfloat (column[i], ==, i < MIN (count, rows) ?
+          (double) expected[i] : -1);
+    n_prev = count;
+    cip_test_image_free (&mask);
+    cip_test_image_free (&gray16);
+  }
+  g_rand_free (rand);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -273,5 +338,6 @@ main (int argc, char **argv)
   g_test_add_func ("/reference/track/random", test_random);
   g_test_add_func ("/reference/track/invalid-arguments",
       test_invalid_arguments);
+  g_test_add_func ("/reference/track/frames", test_frames);
   return g_test_run ();
 }
