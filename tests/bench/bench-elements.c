@@ -99,9 +99,16 @@ typedef struct
   gint waiting;                 /* atomic: the source waits at the gate */
   GstAppSrc *src;
   StartGate *gate;
+  GstCudaContext *context;      /* the device the pipeline runs on */
 } Run;
 
-static GstCudaContext *cuda_context;
+/* The devices of --devices (device 0 alone without it), a context each:
+ * a pipeline of the streams table runs on the k-th modulo their number,
+ * every element on it through the context set on the pipeline. */
+#define MAX_DEVICES 16
+static GstCudaContext *cuda_contexts[MAX_DEVICES];
+static guint n_devices;
+#define cuda_context (cuda_contexts[0])
 
 static void
 fill_random (guint8 * data, gsize size, guint32 seed)
@@ -126,7 +133,8 @@ free_pinned (gpointer data)
 }
 
 static GstBuffer *
-make_frame (const GstVideoInfo * info, SourceMemory memory, guint32 seed)
+make_frame (const GstVideoInfo * info, SourceMemory memory,
+    GstCudaContext * context, guint32 seed)
 {
   gsize size = GST_VIDEO_INFO_SIZE (info);
   GstBuffer *buffer;
@@ -139,7 +147,7 @@ make_frame (const GstVideoInfo * info, SourceMemory memory, guint32 seed)
   }
 
   if (memory == SOURCE_PINNED) {
-    gst_cuda_context_push (cuda_context);
+    gst_cuda_context_push (context);
     if (cip_host_alloc ((void **) &data, size, NULL) != CIP_OK)
       g_error ("could not allocate page-locked memory");
     gst_cuda_context_pop (NULL);
@@ -164,8 +172,7 @@ make_frame (const GstVideoInfo * info, SourceMemory memory, guint32 seed)
           GST_ROUND_UP_4 (GST_VIDEO_INFO_WIDTH (info) *
               GST_VIDEO_INFO_COMP_PSTRIDE (info, 0)) / 4,
           GST_VIDEO_INFO_HEIGHT (info));
-    mem = gst_cuda_imgproc_memory_alloc (allocator, cuda_context, NULL,
-        &alloc_info);
+    mem = gst_cuda_imgproc_memory_alloc (allocator, context, NULL, &alloc_info);
     g_assert (mem != NULL);
     cmem = GST_CUDA_MEMORY_CAST (mem);
     gst_object_unref (allocator);
@@ -269,8 +276,8 @@ stream_new (const Case * c, gint width, gint height, Run * run)
     goto out;
   }
   g_clear_error (&error);
-  if (cuda_context) {
-    GstContext *context = gst_context_new_cuda_context (cuda_context);
+  if (run->context) {
+    GstContext *context = gst_context_new_cuda_context (run->context);
 
     gst_element_set_context (pipeline, context);
     gst_context_unref (context);
@@ -280,7 +287,7 @@ stream_new (const Case * c, gint width, gint height, Run * run)
     gst_video_info_set_format (&info,
         gst_video_format_from_string (c->format), width, height);
     for (i = 0; i < N_SOURCE_FRAMES; i++)
-      run->frames[i] = make_frame (&info, c->memory, i + 1);
+      run->frames[i] = make_frame (&info, c->memory, run->context, i + 1);
     run->src = GST_APP_SRC (gst_bin_get_by_name (GST_BIN (pipeline), "src"));
     gst_app_src_set_callbacks (run->src, &callbacks, run, NULL);
   }
@@ -469,6 +476,7 @@ run_streams (const Case * c, gint width, gint height, guint n_streams,
   g_cond_init (&gate.cond);
   for (k = 0; k < n_streams && !failed; k++) {
     runs[k].gate = &gate;
+    runs[k].context = cuda_contexts[k % MAX (n_devices, 1)];
     pipelines[k] = stream_new (c, width, height, &runs[k]);
     failed = pipelines[k] == NULL;
   }
@@ -732,13 +740,13 @@ static const Case gpu_cases[] = {
   /* What tracks cost (track=true) on the same frames: Otsu and labels
    * alone, then the whole workflow. */
   {"cudagray ! cudaotsu ! cudalabel, cell-like frames", "RGBA",
-        SOURCE_CUDA_CELLS, "cudagray ! cudaotsu ! cudalabel"
+      SOURCE_CUDA_CELLS, "cudagray ! cudaotsu ! cudalabel"
         " ! video/x-raw(memory:CUDAMemory)", NULL},
   {"cudagray ! cudaotsu ! cudalabel track=true, cell-like frames", "RGBA",
-        SOURCE_CUDA_CELLS, "cudagray ! cudaotsu ! cudalabel track=true"
+      SOURCE_CUDA_CELLS, "cudagray ! cudaotsu ! cudalabel track=true"
         " ! video/x-raw(memory:CUDAMemory)", NULL},
   {"seed workflow, messages on, track=true, cell-like frames", "RGBA",
-        SOURCE_CUDA_CELLS, SEED_CHAIN " post-messages=true track=true"
+      SOURCE_CUDA_CELLS, SEED_CHAIN " post-messages=true track=true"
         " ! video/x-raw(memory:CUDAMemory)", NULL},
   /* What any fifth element costs the workflow on one streaming thread:
    * GStreamer's identity (no work), cudamask (one kernel). */
@@ -805,6 +813,8 @@ run_stream_table (const gchar * counts, const gchar * only, gboolean quick,
       G_N_ELEMENTS (stream_cases);
   gint scale = quick ? 8 : 1;
   gchar **list = g_strsplit (counts, ",", -1);
+  gchar *devices_label = n_devices > 1 ?
+      g_strdup_printf (", %u GPUs", n_devices) : g_strdup ("");
   guint i, k;
 
   g_print ("| pipeline | source | streams | frames/s, all | frames/s, "
@@ -826,12 +836,12 @@ run_stream_table (const gchar * counts, const gchar * only, gboolean quick,
       fps = run_streams (c, 1920 / scale, 1080 / scale, n,
           quick ? 50000 : 500000, quick ? 200000 : 2000000, &slowest, &host_us,
           &starved);
-      g_print ("| %s | %s | %u | %.0f | %.0f%s | %.1f | %.0f |\n", c->name,
-          source_names[c->memory], n, fps, slowest,
+      g_print ("| %s%s | %s | %u | %.0f | %.0f%s | %.1f | %.0f |\n", c->name,
+          devices_label, source_names[c->memory], n, fps, slowest,
           starved ? " (starved: failed)" : "", host_us, fps > 0 ? fps / 30 : 0);
       if (csv)
-        fprintf (csv, "\"%s\",%s,1080p,%u,%.1f,%.1f,%.1f\n", c->name,
-            source_names[c->memory], n, fps, slowest, host_us);
+        fprintf (csv, "\"%s%s\",%s,1080p,%u,%.1f,%.1f,%.1f\n", c->name,
+            devices_label, source_names[c->memory], n, fps, slowest, host_us);
       if (fps > 0 && !starved)
         (*ok)++;
       else
@@ -839,6 +849,7 @@ run_stream_table (const gchar * counts, const gchar * only, gboolean quick,
     }
   }
   g_strfreev (list);
+  g_free (devices_label);
 }
 
 static const Case cpu_cases[] = {
@@ -870,11 +881,42 @@ static const struct
   {"4K", 3840, 2160},
 };
 
+/* A context for each device of @list (ids separated by commas), of the
+ * @count the driver has. */
+static gboolean
+open_devices (const gchar * list, int count)
+{
+  gchar **ids = g_strsplit (list, ",", -1);
+  gboolean ok = TRUE;
+  guint k;
+
+  for (k = 0; ids[k] && ok; k++) {
+    gchar *end;
+    gint64 id = g_ascii_strtoll (ids[k], &end, 10);
+
+    ok = end != ids[k] && *end == '\0' && id >= 0 && id < count &&
+        n_devices < MAX_DEVICES;
+    if (!ok) {
+      g_printerr ("--devices: \"%s\" is not one of the %d devices\n",
+          ids[k], count);
+      break;
+    }
+    cuda_contexts[n_devices] = gst_cuda_context_new ((guint) id);
+    ok = cuda_contexts[n_devices] != NULL;
+    if (!ok)
+      g_printerr ("--devices: no CUDA context on device %s\n", ids[k]);
+    else
+      n_devices++;
+  }
+  g_strfreev (ids);
+  return ok && n_devices > 0;
+}
+
 int
 main (int argc, char **argv)
 {
   gboolean quick = FALSE;
-  gchar *csv_path = NULL, *only = NULL, *streams = NULL;
+  gchar *csv_path = NULL, *only = NULL, *streams = NULL, *device_list = NULL;
   GOptionEntry entries[] = {
     {"quick", 0, 0, G_OPTION_ARG_NONE, &quick,
         "A few small CPU cases (no GPU needed)", NULL},
@@ -888,6 +930,9 @@ main (int argc, char **argv)
     {"streams", 0, 0, G_OPTION_ARG_STRING, &streams,
         "Run the chain in N pipelines at once, for each N of the list "
           "(1080p), instead of the element table", "N,N..."},
+    {"devices", 0, 0, G_OPTION_ARG_STRING, &device_list,
+        "Spread the pipelines over these CUDA devices, in turn (default: "
+          "device 0)", "ID,ID..."},
     {NULL}
   };
   GOptionContext *options = g_option_context_new ("- element benchmark");
@@ -922,8 +967,8 @@ main (int argc, char **argv)
       return 77;
     }
     gst_cuda_memory_init_once ();
-    cuda_context = gst_cuda_context_new (0);
-    g_assert (cuda_context != NULL);
+    if (!open_devices (device_list ? device_list : "0", devices))
+      return 2;
   }
   cases = quick ? cpu_cases : gpu_cases;
   n_cases = quick ? G_N_ELEMENTS (cpu_cases) : G_N_ELEMENTS (gpu_cases);
@@ -1019,7 +1064,8 @@ main (int argc, char **argv)
 
   if (csv)
     fclose (csv);
-  gst_clear_object (&cuda_context);
+  for (i = 0; i < n_devices; i++)
+    gst_clear_object (&cuda_contexts[i]);
   g_print ("%u passed, %u failed", ok, failed);
   if (not_yet)
     g_print (", %u n/a (an element does not take the format yet)", not_yet);

@@ -19,6 +19,14 @@ export GST_PLUGIN_PATH_1_0="$build/ext"
 "$build/tests/bench/bench-elements" --csv "$out/elements.csv"
 "$build/tests/bench/bench-elements" --streams 1,2,4,8,16 \
   ${CLIP:+--clip "$CLIP"} --csv "$out/streams.csv"
+# On a machine of two GPUs or more, the same table spread over two: its
+# rows (", 2 GPUs") join the table and the plot.
+if [ "$(nvidia-smi -L | wc -l)" -ge 2 ]; then
+  "$build/tests/bench/bench-elements" --streams 1,2,4,8,16 --devices 0,1 \
+    ${CLIP:+--clip "$CLIP"} --csv "$out/streams-2gpus.csv"
+  tail -n +2 "$out/streams-2gpus.csv" >> "$out/streams.csv"
+  rm "$out/streams-2gpus.csv"
+fi
 
 {
   echo "device: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)"
