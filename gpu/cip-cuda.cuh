@@ -55,6 +55,7 @@ struct _CipStream
   bool owns_stream;             /* false: the caller's, left alive at free */
   int sm_count;
   int shared_optin;             /* bytes of shared memory a block may ask */
+  size_t hist16_shared;         /* ... that the 16-bit histogram may, set */
   bool integrated;              /* the GPU shares the host's memory */
   /* Two histograms of CIP_HIST_BINS counters and a block counter: a
    * histogram operation counts into hist[hist_turn] and zeroes the other,

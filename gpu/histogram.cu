@@ -171,7 +171,6 @@ cip_histogram16_count (const CipImage * src, uint32_t * hist,
   Histogram16Chunks p;
   unsigned chunks, parts;
   size_t shared;
-  bool fresh;
   void *rows;
   CipStatus status;
 
@@ -190,16 +189,18 @@ cip_histogram16_count (const CipImage * src, uint32_t * hist,
   shared = CIP_HIST16_ROW_BYTES / parts;
   p.part_shift = 16 - (parts == 1 ? 0 : parts == 2 ? 1 : 2);
 
-  fresh = stream->scratch[CIP_SCRATCH_HIST16_PARTS].data == NULL;
   status = cip_cuda_scratch (stream, CIP_SCRATCH_HIST16_PARTS,
       chunks * CIP_HIST16_ROW_BYTES, &rows);
   if (status != CIP_OK)
     return status;
   p.rows = (uint32_t *) rows;
-  if (fresh)
+  /* once a stream: more than 48 KiB must be asked for */
+  if (stream->hist16_shared != shared) {
     CIP_CUDA_TRY (stream,
         cudaFuncSetAttribute (histogram16_chunk_kernel,
             cudaFuncAttributeMaxDynamicSharedMemorySize, (int) shared));
+    stream->hist16_shared = shared;
+  }
 
   histogram16_chunk_kernel <<<dim3 (chunks, parts), CIP_HIST16_THREADS,
       shared, stream->stream >>> (p);

@@ -269,8 +269,9 @@ gst_cuda_imgproc_plane_image (GstVideoFrame * frame, guint plane,
 
 /* Ordinary memory page-locked for the kernels and the copies, kept on the
  * GstMemory until upstream frees it.  Before that a memory may carry one of
- * two marks instead: seen once (the copy path registers what comes back),
- * or page-locked already (a pool's, ours or upstream's: nothing to do). */
+ * three marks instead: seen once (the copy path registers what comes
+ * back), page-locked already (a pool's, ours or upstream's) or not system
+ * memory (never registered): nothing to do for the last two. */
 typedef struct
 {
   gpointer host;                /* NULL: the driver refused it */
@@ -282,6 +283,7 @@ G_DEFINE_QUARK (GstCudaImgprocHostRegistration, host_registration);
 static GMutex registration_lock;
 static const gchar memory_seen_once[] = "seen once";
 static const gchar memory_page_locked[] = "page-locked";
+static const gchar memory_not_system[] = "not system memory";
 
 /* What the registrations of the process may hold at once: page-locked
  * memory is taken from what the system can page, so a source that never
@@ -334,7 +336,11 @@ host_registration_free (HostRegistration * registration)
 
 /* Page-locks @frame's one memory @memory, with registration_lock held,
  * where the budget allows; a refusal is kept on the memory, not asked
- * again.  Whether it is page-locked now. */
+ * again.  Whether it is page-locked now.  Only system memory: its mapping
+ * is its allocation, at one address for its life, where other memories
+ * (file descriptors, other devices') may be mapped elsewhere next time,
+ * or their address reused once unmapped, under a registration that
+ * outlives the mapping. */
 static gboolean
 host_register_locked (GstMiniObject * memory, GstVideoFrame * frame,
     GstCudaImgprocDevice * device)
@@ -343,6 +349,11 @@ host_register_locked (GstMiniObject * memory, GstVideoFrame * frame,
   gsize size = frame->map[0].size;
   HostRegistration *registration;
 
+  if (!gst_memory_is_type ((GstMemory *) memory, GST_ALLOCATOR_SYSMEM)) {
+    gst_mini_object_set_qdata (memory, host_registration_quark (),
+        (gpointer) memory_not_system, NULL);
+    return FALSE;
+  }
   if (!registration_budget_take (size)) {
     GST_DEBUG ("no more memory may be page-locked: leaving the frame's "
         "pageable");

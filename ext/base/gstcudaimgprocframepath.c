@@ -391,12 +391,19 @@ static GstFlowReturn
 processing_failed (GstCudaImgprocFramePath * path,
     GstCudaImgprocFilter * filter, CipStatus status)
 {
-  if (path->on_cuda)
+  if (path->on_cuda) {
     GST_ELEMENT_ERROR (filter, LIBRARY, FAILED,
         ("CUDA processing of the frame failed."),
         ("%s: %s", cip_status_name (status),
             cip_stream_error (path->device.stream)));
-  else
+    /* copies and kernels queued before the failure may still read or
+     * write frames in page-locked host memory that are released on
+     * return */
+    if (gst_cuda_context_push (path->device.context)) {
+      (void) cip_stream_synchronize (path->device.stream);
+      gst_cuda_context_pop (NULL);
+    }
+  } else
     GST_ELEMENT_ERROR (filter, LIBRARY, FAILED,
         ("Could not process the frame."), ("%s", cip_status_name (status)));
   return GST_FLOW_ERROR;
