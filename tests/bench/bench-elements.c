@@ -813,8 +813,6 @@ run_stream_table (const gchar * counts, const gchar * only, gboolean quick,
       G_N_ELEMENTS (stream_cases);
   gint scale = quick ? 8 : 1;
   gchar **list = g_strsplit (counts, ",", -1);
-  gchar *devices_label = n_devices > 1 ?
-      g_strdup_printf (", %u GPUs", n_devices) : g_strdup ("");
   guint i, k;
 
   g_print ("| pipeline | source | streams | frames/s, all | frames/s, "
@@ -823,16 +821,21 @@ run_stream_table (const gchar * counts, const gchar * only, gboolean quick,
   for (i = 0; i < n_cases; i++) {
     const Case *c = &cases[i];
 
+    /* nvh264dec decodes on one device whatever the pipeline's context:
+     * left out when the pipelines are spread */
     if ((only && !strstr (c->name, only)) ||
-        (c->memory == SOURCE_H264 && clip_path == NULL))
+        (c->memory == SOURCE_H264 && (clip_path == NULL || n_devices > 1)))
       continue;
     for (k = 0; list[k]; k++) {
       guint n = (guint) g_ascii_strtoull (list[k], NULL, 10);
       gdouble slowest, host_us, fps;
       gboolean starved;
+      gchar *devices_label;
 
       if (n == 0)
         continue;
+      devices_label = MIN (n, n_devices) > 1 ?
+          g_strdup_printf (", %u GPUs", MIN (n, n_devices)) : g_strdup ("");
       fps = run_streams (c, 1920 / scale, 1080 / scale, n,
           quick ? 50000 : 500000, quick ? 200000 : 2000000, &slowest, &host_us,
           &starved);
@@ -846,10 +849,10 @@ run_stream_table (const gchar * counts, const gchar * only, gboolean quick,
         (*ok)++;
       else
         (*failed)++;
+      g_free (devices_label);
     }
   }
   g_strfreev (list);
-  g_free (devices_label);
 }
 
 static const Case cpu_cases[] = {
@@ -881,35 +884,54 @@ static const struct
   {"4K", 3840, 2160},
 };
 
-/* A context for each device of @list (ids separated by commas), of the
- * @count the driver has. */
-static gboolean
+static void
+close_devices (void)
+{
+  guint i;
+
+  for (i = 0; i < n_devices; i++)
+    gst_clear_object (&cuda_contexts[i]);
+  n_devices = 0;
+}
+
+/* A context for each device of @list (ids separated by commas, each
+ * once), of the @count the driver has: 0, else 2 for a malformed list or
+ * 77 (skipped) for a device that is not there. */
+static int
 open_devices (const gchar * list, int count)
 {
   gchar **ids = g_strsplit (list, ",", -1);
-  gboolean ok = TRUE;
+  guint64 seen = 0;
+  int ret = 0;
   guint k;
 
-  for (k = 0; ids[k] && ok; k++) {
+  for (k = 0; ids[k] && ret == 0; k++) {
     gchar *end;
     gint64 id = g_ascii_strtoll (ids[k], &end, 10);
 
-    ok = end != ids[k] && *end == '\0' && id >= 0 && id < count &&
-        n_devices < MAX_DEVICES;
-    if (!ok) {
-      g_printerr ("--devices: \"%s\" is not one of the %d devices\n",
+    if (end == ids[k] || *end != '\0' || id < 0 || id >= 64 ||
+        (seen & (G_GUINT64_CONSTANT (1) << id)) || n_devices == MAX_DEVICES) {
+      g_printerr ("--devices: \"%s\": expected at most %d distinct device "
+          "ids, from 0\n", list, MAX_DEVICES);
+      ret = 2;
+    } else if (id >= count) {
+      g_printerr ("--devices: there is no device %s (%d found): skipped\n",
           ids[k], count);
-      break;
-    }
-    cuda_contexts[n_devices] = gst_cuda_context_new ((guint) id);
-    ok = cuda_contexts[n_devices] != NULL;
-    if (!ok)
+      ret = 77;
+    } else if (!(cuda_contexts[n_devices] = gst_cuda_context_new (id))) {
       g_printerr ("--devices: no CUDA context on device %s\n", ids[k]);
-    else
+      ret = 2;
+    } else {
+      seen |= G_GUINT64_CONSTANT (1) << id;
       n_devices++;
+    }
   }
   g_strfreev (ids);
-  return ok && n_devices > 0;
+  if (ret == 0 && n_devices == 0)
+    ret = 2;
+  if (ret != 0)
+    close_devices ();
+  return ret;
 }
 
 int
@@ -967,8 +989,10 @@ main (int argc, char **argv)
       return 77;
     }
     gst_cuda_memory_init_once ();
-    if (!open_devices (device_list ? device_list : "0", devices))
-      return 2;
+    int opened = open_devices (device_list ? device_list : "0", devices);
+
+    if (opened != 0)
+      return opened;
   }
   cases = quick ? cpu_cases : gpu_cases;
   n_cases = quick ? G_N_ELEMENTS (cpu_cases) : G_N_ELEMENTS (gpu_cases);
@@ -1064,8 +1088,7 @@ main (int argc, char **argv)
 
   if (csv)
     fclose (csv);
-  for (i = 0; i < n_devices; i++)
-    gst_clear_object (&cuda_contexts[i]);
+  close_devices ();
   g_print ("%u passed, %u failed", ok, failed);
   if (not_yet)
     g_print (", %u n/a (an element does not take the format yet)", not_yet);

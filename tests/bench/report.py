@@ -145,11 +145,17 @@ def stream_table(rows, limits):
            "|---|---:|---:|---:|---:|---:|---:|---|"]
     for r in rows:
         fps = fnum(r["fps"])
-        limit = limit_for(limits, r["source"], r["streams"])
+        # spread over GPUs (bench-elements --devices): named so, and set
+        # against no one-GPU limit
+        gpus = r["case"].rpartition(", ")[2] if r["case"].endswith(
+            " GPUs") else ""
+        limit = None if gpus else limit_for(limits, r["source"],
+                                            r["streams"])
         against = ("%.0f%% of %s (%.0f)" % (100 * fps / limit[1], limit[0],
                                             limit[1]) if limit else "")
         out.append("| %s | %s | %.0f | %.0f | %.1f | %.1f | %.0f | %s |" % (
-            r["source"], r["streams"], fps, fnum(r["slowest_fps"]),
+            r["source"] + (", " + gpus if gpus else ""), r["streams"], fps,
+            fnum(r["slowest_fps"]),
             fnum(r["host_us"]), 1e6 / fps, fps / 30, against))
     return out
 
