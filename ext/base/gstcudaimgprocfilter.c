@@ -224,9 +224,10 @@ gst_cuda_imgproc_filter_class_init (GstCudaImgprocFilterClass * klass)
    * Whether the kernels read and write frames in system memory in place,
    * through the GPU's view of page-locked host memory, rather than copies
    * of them in device memory.  Page-locked frames (the pools the elements
-   * propose and use) are used as they are; an upstream frame in ordinary
-   * memory is page-locked once, where the driver can, and stays so until
-   * upstream frees it; one that cannot be is copied as before.  `auto`
+   * propose and use) are used as they are; an upstream frame in
+   * GStreamer's system memory is page-locked once, where the driver can
+   * and within a bound, and stays so until upstream frees it; any other is
+   * copied.  `auto`
    * turns it on where the GPU shares the host's memory (an integrated GPU,
    * a Jetson's), where a copy is pure waste; on a discrete GPU the kernels
    * then cross the bus for every pixel they touch.  `cudalabel` copies its
