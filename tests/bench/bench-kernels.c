@@ -399,6 +399,54 @@ run_label_table (Ctx * c, const CipImage * src, CipImage * dst)
       c->stream) == CIP_OK;
 }
 
+/* The table to host with one set of statistics more: what each pass
+ * (cudalabel's properties of that set) costs beyond the default's. */
+static gboolean
+run_label_with (Ctx * c, const CipImage * src, uint32_t statistics)
+{
+  CipLabelParams params = { 8, 0, statistics };
+
+  return cip_label (src, NULL, &params, NULL, &c->all_regions,
+      c->stream) == CIP_OK;
+}
+
+static gboolean
+run_label_moments (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return run_label_with (c, src, CIP_LABEL_MOMENTS);
+}
+
+static gboolean
+run_label_intensity_range (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return run_label_with (c, src, CIP_LABEL_INTENSITY_RANGE);
+}
+
+static gboolean
+run_label_contours (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return run_label_with (c, src, CIP_LABEL_CONTOURS);
+}
+
+static gboolean
+run_label_convex (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return run_label_with (c, src, CIP_LABEL_CONVEX);
+}
+
+static gboolean
+run_label_filled (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return run_label_with (c, src, CIP_LABEL_FILLED);
+}
+
+static gboolean
+run_label_every_statistic (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return run_label_with (c, src, CIP_LABEL_MOMENTS | CIP_LABEL_INTENSITY_RANGE |
+      CIP_LABEL_CONTOURS | CIP_LABEL_CONVEX | CIP_LABEL_FILLED);
+}
+
 static gboolean
 run_label_ids (Ctx * c, const CipImage * src, CipImage * dst)
 {
@@ -567,6 +615,18 @@ static const OpCase op_cases[] = {
   {"cip_label, statistics, GRAY16 ids", INPUT_MASK, run_label_ids,
         NPP_PEER (run_npp_label), "LabelMarkersUF alone (8-way)",
       PREPARE_NONE, 3},
+  {"cip_label, table to host + moments", INPUT_MASK, run_label_moments,
+      NULL, NULL, PREPARE_NONE, 1},
+  {"cip_label, table to host + intensity range", INPUT_MASK,
+      run_label_intensity_range, NULL, NULL, PREPARE_NONE, 1},
+  {"cip_label, table to host + contours", INPUT_MASK, run_label_contours,
+      NULL, NULL, PREPARE_NONE, 1},
+  {"cip_label, table to host + convex hull", INPUT_MASK, run_label_convex,
+      NULL, NULL, PREPARE_NONE, 1},
+  {"cip_label, table to host + holes", INPUT_MASK, run_label_filled, NULL,
+      NULL, PREPARE_NONE, 1},
+  {"cip_label, table to host + every statistic", INPUT_MASK,
+      run_label_every_statistic, NULL, NULL, PREPARE_NONE, 1},
 };
 
 #ifdef HAVE_NPP
