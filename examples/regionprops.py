@@ -66,7 +66,8 @@ for _name in ("cudagray", "cudablur", "cudaotsu", "cudamorph", "cudalabel"):
     ELEMENTS[_name] = ("the cudaimgproc plugin: build it and put its "
                        "directory on GST_PLUGIN_PATH")
 INTEGER_COLUMNS = ("label", "area", "area_bbox", "area_convex", "area_filled",
-                   "euler_number", "bbox-0", "bbox-1", "bbox-2", "bbox-3")
+                   "euler_number", "bbox-0", "bbox-1", "bbox-2", "bbox-3",
+                   "track_id")
 
 
 def table_to_dataframe(table):

@@ -44,10 +44,9 @@ from gi.repository import GLib, Gst  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from regionprops import open_output  # noqa: E402  (beside this script)
+from regionprops import open_output, table_to_dataframe  # noqa: E402
 
 PROPERTIES = "label,area,centroid,intensity_mean"
-INTEGER_COLUMNS = ("track_id", "label", "area")
 ELEMENTS = {
     "appsrc": "gst-plugins-base (Debian: gstreamer1.0-plugins-base)",
     "appsink": "gst-plugins-base (Debian: gstreamer1.0-plugins-base)",
@@ -137,18 +136,6 @@ def check_elements():
     for name, where in ELEMENTS.items():
         if Gst.ElementFactory.find(name) is None:
             sys.exit(f"error: no {name} element here (it comes from {where})")
-
-
-def table_to_dataframe(table):
-    """A frame's region table (its CudaImgprocRegions meta) as a
-    DataFrame, a column a field."""
-    columns = {}
-    for i in range(table.n_fields()):
-        name = table.nth_field_name(i)
-        values = np.frombuffer(table.get_value(name).get_data(), dtype="<f8")
-        columns[name] = (values.astype("int64") if name in INTEGER_COLUMNS
-                         else values)
-    return pd.DataFrame(columns)
 
 
 def run(args, frames):
