@@ -21,7 +21,12 @@ GST_DEBUG_CATEGORY_EXTERN (gst_cuda_imgproc_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_imgproc_filter_debug
 
 /* A pool of @caps frames: CUDA memory in the element's context, or
- * page-locked system memory (on the cuda backend), with video meta. */
+ * page-locked system memory (on the cuda backend), with video meta.  Its
+ * @min_buffers frames are all made when it is activated, before the
+ * stream flows: a pool that grew later allocated from the streaming
+ * thread, and the driver's allocation waits for every other thread of
+ * the context to leave it (sixteen pipelines at once: one stream stopped
+ * for seconds while the others ran). */
 static GstBufferPool *
 make_pool (GstCudaImgprocDevice * device, GstCaps * caps, guint min_buffers,
     guint * size)
@@ -62,7 +67,7 @@ make_pool (GstCudaImgprocDevice * device, GstCaps * caps, guint min_buffers,
 
 void
 gst_cuda_imgproc_allocation_propose (GstCudaImgprocDevice * device,
-    GstQuery * query)
+    GstQuery * query, guint held)
 {
   GstBufferPool *pool;
   GstCaps *caps;
@@ -78,9 +83,9 @@ gst_cuda_imgproc_allocation_propose (GstCudaImgprocDevice * device,
   if (gst_query_get_n_allocation_pools (query) > 0)
     return;
 
-  pool = make_pool (device, caps, 0, &size);
+  pool = make_pool (device, caps, held, &size);
   if (pool) {
-    gst_query_add_allocation_pool (query, pool, size, 0, 0);
+    gst_query_add_allocation_pool (query, pool, size, held, 0);
     gst_object_unref (pool);
   }
   /* An upstream that configures the pool itself keeps the allocator. */
@@ -111,7 +116,7 @@ gst_cuda_imgproc_allocation_wants_own_pool (GstQuery * query)
 
 gboolean
 gst_cuda_imgproc_allocation_decide (GstCudaImgprocDevice * device,
-    GstQuery * query)
+    GstQuery * query, guint held)
 {
   GstBufferPool *pool;
   GstCaps *caps;
@@ -121,6 +126,7 @@ gst_cuda_imgproc_allocation_decide (GstCudaImgprocDevice * device,
   if (gst_query_get_n_allocation_pools (query) > 0)
     gst_query_parse_nth_allocation_pool (query, 0, NULL, NULL, &min_buffers,
         NULL);
+  min_buffers += held;
 
   pool = make_pool (device, caps, min_buffers, &size);
   if (pool == NULL)

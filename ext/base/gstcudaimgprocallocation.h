@@ -23,9 +23,10 @@
 
 G_BEGIN_DECLS
 
-/* Adds our pool, allocator and metas to upstream's allocation @query. */
+/* Adds our pool, allocator and metas to upstream's allocation @query;
+ * the element holds up to @held of upstream's frames. */
 void gst_cuda_imgproc_allocation_propose (GstCudaImgprocDevice * device,
-    GstQuery * query);
+    GstQuery * query, guint held);
 
 /* Whether downstream, in its answer to our allocation @query, waits for
  * our frames' ready events. */
@@ -35,9 +36,11 @@ gboolean gst_cuda_imgproc_allocation_downstream_waits (GstQuery * query);
  * always for CUDA memory, for system memory when downstream has none. */
 gboolean gst_cuda_imgproc_allocation_wants_own_pool (GstQuery * query);
 
-/* Sets our pool as the first of @query; FALSE when none could be made. */
+/* Sets our pool as the first of @query, with frames enough for the @held
+ * outputs of the element and those downstream holds, made when it is
+ * activated; FALSE when none could be made. */
 gboolean gst_cuda_imgproc_allocation_decide (GstCudaImgprocDevice * device,
-    GstQuery * query);
+    GstQuery * query, guint held);
 
 G_END_DECLS
 

@@ -671,7 +671,8 @@ gst_cuda_imgproc_filter_propose_allocation (GstBaseTransform * trans,
 
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
   if (priv->path.on_cuda)
-    gst_cuda_imgproc_allocation_propose (&priv->path.device, query);
+    gst_cuda_imgproc_allocation_propose (&priv->path.device, query,
+        priv->path.queue.depth);
   return TRUE;
 }
 
@@ -691,7 +692,8 @@ gst_cuda_imgproc_filter_decide_allocation (GstBaseTransform * trans,
         (gst_cuda_imgproc_filter_parent_class)->decide_allocation (trans,
         query);
 
-  if (!gst_cuda_imgproc_allocation_decide (&priv->path.device, query)) {
+  if (!gst_cuda_imgproc_allocation_decide (&priv->path.device, query,
+          priv->path.queue.depth)) {
     gst_query_parse_allocation (query, &caps, NULL);
     GST_ELEMENT_ERROR (trans, RESOURCE, NO_SPACE_LEFT,
         ("Could not allocate output frames for %" GST_PTR_FORMAT ".", caps),
