@@ -1218,6 +1218,84 @@ GST_START_TEST (test_nonexistent_device)
 
 GST_END_TEST;
 
+/* The minimum of the first pool of @query, after @pad answered it for
+ * @caps; -1 when it proposed none. */
+static gint
+proposed_min_buffers (GstPad * pad, const gchar * caps_str)
+{
+  GstCaps *caps = gst_caps_from_string (caps_str);
+  GstQuery *query = gst_query_new_allocation (caps, TRUE);
+  guint min = 0;
+  gint found = -1;
+
+  fail_unless (gst_pad_query (pad, query), "%s: no answer", caps_str);
+  if (gst_query_get_n_allocation_pools (query) > 0) {
+    gst_query_parse_nth_allocation_pool (query, 0, NULL, NULL, &min, NULL);
+    found = (gint) min;
+  }
+  gst_query_unref (query);
+  gst_caps_unref (caps);
+  return found;
+}
+
+/* Pools are made with frames for all that may be in flight before the
+ * stream flows: upstream is told how many of its frames the element
+ * holds, and the element's output pool has its own held frames and
+ * those downstream holds (a pool that grows while others stream waits
+ * for the whole context: streams of many pipelines stopped).  Only the
+ * cuda backend has pools. */
+GST_START_TEST (test_pools_hold_the_frames_in_flight)
+{
+  GstElement *pipeline = gst_parse_launch ("videotestsrc num-buffers=4 ! "
+      "video/x-raw,format=RGBA,width=64,height=48 ! "
+      "cudagray name=gray backend=cuda ! "
+      "video/x-raw(memory:CUDAMemory),format=GRAY8 ! "
+      "cudamask name=mask backend=cuda ! fakesink", NULL);
+  GstElement *gray, *mask;
+  GstBufferPool *pool;
+  GstStructure *config;
+  GstPad *pad;
+  guint gray_min = 0;
+  gint mask_held, gray_held;
+
+  fail_unless (pipeline != NULL);
+  gray = gst_bin_get_by_name (GST_BIN (pipeline), "gray");
+  mask = gst_bin_get_by_name (GST_BIN (pipeline), "mask");
+  fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_ASYNC);
+  fail_unless_equals_int (gst_element_get_state (pipeline, NULL, NULL,
+          GST_CLOCK_TIME_NONE), GST_STATE_CHANGE_SUCCESS);
+
+  pad = gst_element_get_static_pad (mask, "sink");
+  mask_held = proposed_min_buffers (pad,
+      "video/x-raw(memory:CUDAMemory),format=GRAY8,width=64,height=48,"
+      "framerate=30/1");
+  gst_object_unref (pad);
+  pad = gst_element_get_static_pad (gray, "sink");
+  gray_held = proposed_min_buffers (pad,
+      "video/x-raw,format=RGBA,width=64,height=48,framerate=30/1");
+  gst_object_unref (pad);
+  fail_unless (mask_held > 0, "cudamask proposed %d frames", mask_held);
+  fail_unless (gray_held > 0, "cudagray proposed %d frames", gray_held);
+
+  pool = gst_base_transform_get_buffer_pool (GST_BASE_TRANSFORM (gray));
+  fail_unless (pool != NULL);
+  fail_unless (gst_buffer_pool_is_active (pool));
+  config = gst_buffer_pool_get_config (pool);
+  fail_unless (gst_buffer_pool_config_get_params (config, NULL, NULL,
+          &gray_min, NULL));
+  fail_unless_equals_int (gray_min, mask_held + gray_held);
+  gst_structure_free (config);
+  gst_object_unref (pool);
+
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (mask);
+  gst_object_unref (gray);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
 /* Where a neighbour takes no GRAY8, a gray output is the luma of NV12 or
  * I420: the same bytes, the chroma neutral (128), full range, so that a
  * converter gives R = G = B = Y; cudagray on NV12 is then no copy of its
@@ -1331,6 +1409,8 @@ cudaimgprocfilter_suite (void)
   tcase_add_loop_test (tc, test_no_allocation_per_frame, 0, n);
   tcase_add_test (tc, test_held_frame_order);
   tcase_add_loop_test (tc, test_nonexistent_device, 0, n);
+  if (cip_test_backend_is_cuda ())
+    tcase_add_test (tc, test_pools_hold_the_frames_in_flight);
 
   return s;
 }
