@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Plots the multi-stream benchmark: frames/s of all streams against their
 number, one line per source, and with CHAINS_CSV (bench-kernels --chains
---csv) each source's limit as a dashed line of its colour.
+--csv) each source's limit as a dashed line of its colour (one GPU's: rows
+spread over several GPUs, "..., 2 GPUs", get none).
 
     tests/bench/plot-streams.py STREAMS_CSV PNG [CHAINS_CSV]
 
@@ -34,8 +35,11 @@ def main():
         line, = ax.plot([p[0] for p in points], [p[1] for p in points],
                         marker="os^vD"[n % 5],
                         label="%s (%s)" % (case, src))
+        # the floors and limits are one GPU's: none for rows spread over
+        # several
         bounds = sorted((count, fps, what) for (source, count), (what, fps)
-                        in limits.items() if source == src)
+                        in limits.items()
+                        if source == src and "GPUs" not in case)
         if bounds and bounds[0][0] == 0:
             ax.axhline(bounds[0][1], linestyle="--", linewidth=1,
                        color=line.get_color(),
