@@ -153,6 +153,12 @@ typedef struct
    * output. */
   CipImage between[4];
   CipImage painted;
+  /* cudalabel track=true: two frames' label images, ids and states, the
+   * newer written next; none tracked yet after a reset */
+  uint32_t *track_buffers[2];
+  CipTrackFrame track[2];
+  int track_next;
+  gboolean track_started;
   /* The NPP call of the gray row being timed (GrayPeer) and its weights
    * by byte. */
   int gray_peer;
@@ -487,6 +493,39 @@ run_workflow (Ctx * c, const CipImage * src, CipImage * dst)
   return run_workflow_without_label (c, src, &c->between[3])
       && cip_label (&c->between[3], &c->between[1], &label_params,
       &c->painted, &c->element, c->stream) == CIP_OK;
+}
+
+/* cudagray ! cudaotsu ! cudalabel: gray, Otsu, the labels painted in
+ * colour with the default table (the gray frame as intensity). */
+static gboolean
+run_gray_otsu_label (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return cip_gray (src, &c->between[0], CIP_GRAY_BT601, c->stream) == CIP_OK
+      && cip_otsu (&c->between[0], &c->between[1], false, c->threshold,
+      c->stream) == CIP_OK
+      && cip_label (&c->between[1], &c->between[0], &label_params,
+      &c->painted, &c->element, c->stream) == CIP_OK;
+}
+
+/* ... with track=true: the label image written too, and the regions
+ * matched with the previous call's. */
+static gboolean
+run_gray_otsu_label_track (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  CipTrackFrame *frame = &c->track[c->track_next];
+  CipTrackFrame *prev = c->track_started ? &c->track[1 - c->track_next] : NULL;
+  gboolean ok;
+
+  c->element.labels = (uint32_t *) frame->labels;
+  c->element.labels_stride = frame->stride;
+  ok = run_gray_otsu_label (c, src, dst)
+      && cip_track_frame (prev, frame, c->element.count, src->width,
+      src->height, c->stream) == CIP_OK;
+  c->element.labels = NULL;
+  c->element.labels_stride = 0;
+  c->track_next = 1 - c->track_next;
+  c->track_started = ok;
+  return ok;
 }
 
 #ifdef HAVE_NPP
@@ -1631,6 +1670,11 @@ static const struct
   {"seed workflow", TRUE, run_workflow},
   {"seed workflow without cudalabel", FALSE, run_workflow_without_label},
   {"seed workflow", FALSE, run_workflow},
+  /* what tracks add (bench-elements' "cudagray ! cudaotsu ! cudalabel"
+   * rows on cell-like frames) */
+  {"cudagray ! cudaotsu ! cudalabel", TRUE, run_gray_otsu_label},
+  {"cudagray ! cudaotsu ! cudalabel track=true", TRUE,
+      run_gray_otsu_label_track},
 };
 
 /* bench-elements' source frames: four, seeds 1 to 4. */
@@ -1657,6 +1701,21 @@ chain_frames_alloc (Ctx * c, Set * random_frames, Set * cell_frames,
   if (cip_image_alloc (&c->painted, width, height, CIP_FORMAT_RGBA,
           c->stream) != CIP_OK || !label_tables_alloc (c, width, height))
     return FALSE;
+  for (i = 0; i < 2; i++) {
+    size_t regions = cip_label_max_regions (width, height, 8);
+    uint32_t *words;
+
+    if (cip_buffer_alloc ((void **) &c->track_buffers[i],
+            (CIP_TRACK_STATE_WORDS + regions + (size_t) width * height) *
+            sizeof (uint32_t), c->stream) != CIP_OK)
+      return FALSE;
+    words = c->track_buffers[i];
+    c->track[i].state = words;
+    c->track[i].ids = words + CIP_TRACK_STATE_WORDS;
+    c->track[i].labels = words + CIP_TRACK_STATE_WORDS + regions;
+    c->track[i].stride = width;
+  }
+  c->track_started = FALSE;
 
   host = host_image (width, height, CIP_FORMAT_RGBA);
   for (i = 0; ok && i < N_CHAIN_FRAMES; i++) {
@@ -1710,6 +1769,11 @@ out:
   label_tables_free (c);
   for (i = 0; i < 4; i++)
     cip_image_free (&c->between[i], c->stream);
+  for (i = 0; i < 2; i++) {
+    cip_buffer_free (c->track_buffers[i], c->stream);
+    c->track_buffers[i] = NULL;
+    memset (&c->track[i], 0, sizeof (c->track[i]));
+  }
   cip_image_free (&c->painted, c->stream);
   set_free (&random_frames, c);
   set_free (&cell_frames, c);
