@@ -252,7 +252,10 @@ gst_cuda_imgproc_filter_class_init (GstCudaImgprocFilterClass * klass)
    * processed; `uploads` and `downloads`, the frames it copied between host
    * and device memory (none when both pads carry CUDA memory);
    * `page-locked`, the memories of other elements' system-memory frames
-   * it page-locked for those copies because they came back;
+   * it page-locked for those copies because they came back; `staged`, the
+   * frames in pageable memory (seen once, or past the bound on what may be
+   * page-locked) it uploaded through its own page-locked staging memory,
+   * copied there by several threads;
    * `device-allocations` and `device-frees`, the device and page-locked
    * buffers it allocated and released for itself, which happens when it
    * starts, when caps change, when a frame first needs more scratch memory
@@ -395,6 +398,7 @@ gst_cuda_imgproc_filter_get_property (GObject * object, guint prop_id,
               "uploads", G_TYPE_UINT64, priv->path.uploads,
               "downloads", G_TYPE_UINT64, priv->path.downloads,
               "page-locked", G_TYPE_UINT64, priv->path.page_locked,
+              "staged", G_TYPE_UINT64, priv->path.staged,
               "device-allocations", G_TYPE_UINT64,
               priv->path.device.memory.allocations,
               "device-frees", G_TYPE_UINT64, priv->path.device.memory.frees,

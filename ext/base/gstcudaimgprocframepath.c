@@ -42,6 +42,19 @@ GST_DEBUG_CATEGORY_EXTERN (gst_cuda_imgproc_filter_debug);
 
 #define CLASS(filter) GST_CUDA_IMGPROC_FILTER_GET_CLASS (filter)
 
+/* Whether pageable frames are uploaded through the stager.  Test-only:
+ * CIP_STAGE_PAGEABLE=0, in a build with -Dtest-switches=true alone, keeps
+ * the driver's own staging, for the benchmark to measure both. */
+static gboolean
+stage_pageable (void)
+{
+#if CIP_TEST_SWITCHES
+  return g_strcmp0 (g_getenv ("CIP_STAGE_PAGEABLE"), "0") != 0;
+#else
+  return TRUE;
+#endif
+}
+
 /* Elements whose output waits for its results hold fewer frames. */
 static guint
 queue_depth (GstCudaImgprocFilterClass * klass)
@@ -77,6 +90,8 @@ gst_cuda_imgproc_frame_path_start (GstCudaImgprocFramePath * path,
           cip_stream_integrated (path->device.stream)));
   GST_DEBUG_OBJECT (filter, "system-memory frames %s", path->in_place ?
       "used in place" : "copied");
+  if (status == CIP_OK && on_cuda && stage_pageable ())
+    path->stager = gst_cuda_imgproc_stager_new (path->ops, path->device.stream);
   if (on_cuda)
     gst_cuda_context_pop (NULL);
   if (status != CIP_OK)
@@ -136,6 +151,7 @@ gst_cuda_imgproc_frame_path_stop (GstCudaImgprocFramePath * path,
   if (path->device.context && path->device.stream &&
       gst_cuda_context_push (path->device.context)) {
     free_device_images (path);
+    g_clear_pointer (&path->stager, gst_cuda_imgproc_stager_free);
     clear_queue (path, filter);
     if (path->history)
       path->ops->buffer_free (path->history, path->device.stream);
@@ -294,6 +310,16 @@ chroma_on_device (GstCudaImgprocFramePath * path, gboolean src_on_device,
   return path->neutral_chroma ? dst_on_device : src_on_device || dst_on_device;
 }
 
+/* Memory neither page-locked by its allocator nor registered: the driver
+ * would copy it through its own staging, one thread at a time. */
+static gboolean
+is_pageable (const CipImage * image)
+{
+  void *address;
+
+  return !cip_host_device_address (image->data, &address);
+}
+
 /* The frame of @entry on the element's stream.  Device frames are read and
  * written in place, once the input's writer is done with it; host frames
  * too with zero-copy where their memory allows (the input stays in the
@@ -324,6 +350,7 @@ compute_on_device (GstCudaImgprocFramePath * path,
       gst_cuda_imgproc_frame_in_place (in_frame, &src, &path->device);
   gboolean dst_in_place = !dst_on_device && path->in_place &&
       gst_cuda_imgproc_frame_in_place (out_frame, &dst, &path->device);
+  gboolean staged = FALSE;
   CipStatus status = CIP_OK;
 
   if (src_on_device)
@@ -332,7 +359,10 @@ compute_on_device (GstCudaImgprocFramePath * path,
   else if (!src_in_place) {
     path->page_locked +=
         gst_cuda_imgproc_frame_pin_recurring (in_frame, &path->device);
-    status = cip_copy (&src, upload, stream);
+    /* memory that came back is page-locked by now: copied as it is */
+    staged = path->stager && is_pageable (&src);
+    status = staged ? gst_cuda_imgproc_stager_upload (path->stager, &src,
+        upload) : cip_copy (&src, upload, stream);
   }
   if (status == CIP_OK && path->intensity.mapped)
     status = gst_cuda_imgproc_intensity_to_device (&path->intensity,
@@ -362,6 +392,7 @@ compute_on_device (GstCudaImgprocFramePath * path,
   if (status == CIP_OK) {
     path->uploads += !src_on_device && !src_in_place;
     path->downloads += !dst_on_device && !dst_in_place;
+    path->staged += staged;
   }
   return status;
 }

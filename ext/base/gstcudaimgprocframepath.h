@@ -22,6 +22,7 @@
 #include "gstcudaimgprocdevice.h"
 #include "gstcudaimgprocintensity.h"
 #include "gstcudaimgprocqueue.h"
+#include "gstcudaimgprocstager.h"
 
 G_BEGIN_DECLS
 
@@ -31,6 +32,8 @@ typedef struct
   gboolean on_cuda;
   /* System-memory frames used in place by the kernels (zero-copy). */
   gboolean in_place;
+  /* Where pageable frames are uploaded through (cuda only). */
+  GstCudaImgprocStager *stager;
   const CipOps *ops;
   GstCudaImgprocDevice device;
   GstCudaImgprocQueue queue;
@@ -53,6 +56,7 @@ typedef struct
   guint64 uploads;              /* frames copied host to device */
   guint64 downloads;            /* frames copied device to host */
   guint64 page_locked;          /* system memories page-locked for copies */
+  guint64 staged;               /* frames uploaded through the stager */
 
   /* Per caps. */
   GstVideoInfo in_info;

@@ -14,8 +14,10 @@
  *
  * The source is an appsrc that pushes the same few pre-filled frames over
  * and over, so it costs next to nothing: in page-locked memory (as the
- * elements' own pool gives upstream), in ordinary pageable memory, or in
- * CUDA memory.  Each case runs for a fixed time after a warm-up; frames
+ * elements' own pool gives upstream), in ordinary pageable memory (which
+ * the elements page-lock once it comes back), in pageable memory each
+ * frame a memory the elements have not seen (as a source that allocates
+ * every frame gives it), or in CUDA memory.  Each case runs for a fixed time after a warm-up; frames
  * are counted where they leave the pipeline.  --quick runs a few small
  * cases on the CPU only (what CI runs to keep this program working).
  *
@@ -43,6 +45,9 @@
 #include "bench-cells.h"
 
 #define N_SOURCE_FRAMES 4
+/* Frames of pageable memory seen once: pixels in more than the host's
+ * caches, so that they come from its memory as a new frame's would. */
+#define N_ONCE_FRAMES 32
 
 typedef enum
 {
@@ -51,10 +56,12 @@ typedef enum
   SOURCE_CUDA,
   SOURCE_H264,                  /* the --clip file, decoded by NVDEC */
   SOURCE_CUDA_CELLS,            /* CUDA memory, cell-like RGBA frames */
+  /* pageable, every frame a new memory over one of N_ONCE_FRAMES */
+  SOURCE_PAGEABLE_ONCE,
 } SourceMemory;
 
 static const gchar *source_names[] = { "pageable", "pinned", "cuda", "h264",
-  "cuda, cells"
+  "cuda, cells", "pageable, seen once"
 };
 
 static const gchar *clip_path;
@@ -73,6 +80,9 @@ typedef struct
    * format, or NULL: where one's sink template does not list it, the row
    * is expected to fail to link and is left out as n/a. */
   const gchar *needs;
+  /* The source pushes one frame and ends; the chain starts with an
+   * "imagefreeze name=freeze" that repeats it. */
+  gboolean one_frame;
 } Case;
 
 /* Frames each source pushes before it waits for the others: enough for
@@ -92,7 +102,15 @@ typedef struct
 
 typedef struct
 {
-  GstBuffer *frames[N_SOURCE_FRAMES];
+  /* what the source pushes, in turn */
+  GstBuffer *frames[N_ONCE_FRAMES];
+  guint n_frames;
+  /* SOURCE_PAGEABLE_ONCE: each push a new buffer over their pixels */
+  gboolean seen_once;
+  /* one frame, repeated by imagefreeze: the end of the stream goes in
+   * after it, which holds the source's */
+  gboolean one_frame;
+  GstPad *after_freeze;
   guint next;
   gint frames_out;              /* atomic: frames that reached the sink */
   gint ended;                   /* atomic: the source pushes no more */
@@ -202,12 +220,38 @@ make_frame (const GstVideoInfo * info, SourceMemory memory,
   }
 }
 
+/* A new buffer, of a new memory, over the pixels of @frame (pageable
+ * memory that outlives it): a memory no element has seen, as a source
+ * that allocates every frame makes them, at no cost to the source. */
+static GstBuffer *
+wrap_anew (GstBuffer * frame)
+{
+  GstMapInfo map;
+  GstBuffer *buffer;
+
+  if (!gst_buffer_map (frame, &map, GST_MAP_READ))
+    g_error ("could not map a source frame");
+  buffer = gst_buffer_new_wrapped_full (GST_MEMORY_FLAG_READONLY, map.data,
+      map.size, 0, map.size, NULL, NULL);
+  gst_buffer_unmap (frame, &map);
+  return buffer;
+}
+
 static void
 need_data (GstAppSrc * src, guint length, gpointer user_data)
 {
   Run *run = user_data;
   StartGate *gate = run->gate;
+  GstBuffer *frame;
 
+  if (run->one_frame) {
+    if (run->next++ == 0) {
+      gst_app_src_push_buffer (src, gst_buffer_ref (run->frames[0]));
+      gst_app_src_end_of_stream (src);
+    }
+    g_atomic_int_set (&run->waiting, TRUE);
+    return;
+  }
   if (run->next == N_START_FRAMES) {
     g_mutex_lock (&gate->lock);
     g_atomic_int_set (&run->waiting, TRUE);
@@ -217,9 +261,9 @@ need_data (GstAppSrc * src, guint length, gpointer user_data)
   }
   if (g_atomic_int_get (&run->ended))
     return;
-  if (gst_app_src_push_buffer (src,
-          gst_buffer_ref (run->frames[run->next++ % N_SOURCE_FRAMES])) !=
-      GST_FLOW_OK)
+  frame = run->frames[run->next++ % run->n_frames];
+  if (gst_app_src_push_buffer (src, run->seen_once ? wrap_anew (frame) :
+          gst_buffer_ref (frame)) != GST_FLOW_OK)
     g_atomic_int_set (&run->ended, TRUE);
 }
 
@@ -286,10 +330,26 @@ stream_new (const Case * c, gint width, gint height, Run * run)
   if (c->memory != SOURCE_H264) {
     gst_video_info_set_format (&info,
         gst_video_format_from_string (c->format), width, height);
-    for (i = 0; i < N_SOURCE_FRAMES; i++)
-      run->frames[i] = make_frame (&info, c->memory, run->context, i + 1);
+    run->seen_once = c->memory == SOURCE_PAGEABLE_ONCE;
+    run->one_frame = c->one_frame;
+    run->n_frames = c->one_frame ? 1 : run->seen_once ? N_ONCE_FRAMES :
+        N_SOURCE_FRAMES;
+    for (i = 0; i < MIN (run->n_frames, N_SOURCE_FRAMES); i++)
+      run->frames[i] = make_frame (&info, run->seen_once ? SOURCE_PAGEABLE :
+          c->memory, run->context, i + 1);
+    /* the rest of the ring: copies, whose pages are written, so resident */
+    for (; i < run->n_frames; i++)
+      run->frames[i] = gst_buffer_copy_deep (run->frames[i % N_SOURCE_FRAMES]);
     run->src = GST_APP_SRC (gst_bin_get_by_name (GST_BIN (pipeline), "src"));
     gst_app_src_set_callbacks (run->src, &callbacks, run, NULL);
+  }
+  if (c->one_frame) {
+    GstElement *freeze = gst_bin_get_by_name (GST_BIN (pipeline), "freeze");
+    GstPad *src_pad = gst_element_get_static_pad (freeze, "src");
+
+    run->after_freeze = gst_pad_get_peer (src_pad);
+    gst_object_unref (src_pad);
+    gst_object_unref (freeze);
   }
   sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
   pad = gst_element_get_static_pad (sink, "sink");
@@ -349,7 +409,10 @@ end_streams (GstElement ** pipelines, Run * runs, guint n, const Case * c)
     g_atomic_int_set (&runs[k].ended, TRUE);
     g_cond_broadcast (&runs[k].gate->cond);
     g_mutex_unlock (&runs[k].gate->lock);
-    if (runs[k].src)
+    /* imagefreeze drops the end of its input's stream */
+    if (runs[k].after_freeze)
+      gst_pad_send_event (runs[k].after_freeze, gst_event_new_eos ());
+    else if (runs[k].src)
       gst_app_src_end_of_stream (runs[k].src);
     else
       gst_element_send_event (pipelines[k], gst_event_new_eos ());
@@ -553,7 +616,8 @@ out:
       gst_object_unref (pipelines[k]);
     }
     gst_clear_object (&runs[k].src);
-    for (i = 0; i < N_SOURCE_FRAMES; i++)
+    gst_clear_object (&runs[k].after_freeze);
+    for (i = 0; i < N_ONCE_FRAMES; i++)
       gst_clear_buffer (&runs[k].frames[i]);
   }
   g_free (counted_from);
@@ -613,6 +677,15 @@ static const Case gpu_cases[] = {
   {"cudagray, system memory", "RGBA", SOURCE_PINNED, GRAY_CHAIN, NULL},
   {"cudagray, system memory (pageable source)", "RGBA", SOURCE_PAGEABLE,
       GRAY_CHAIN, NULL},
+  /* Pageable frames each seen once (a source that allocates every frame),
+   * uploaded through the element's staging; with CIP_STAGE_PAGEABLE=0
+   * (-Dtest-switches=true builds) through the driver's.  The frame that
+   * imagefreeze repeats is page-locked the second time. */
+  {"cudagray, system memory (pageable source, seen once)", "RGBA",
+      SOURCE_PAGEABLE_ONCE, GRAY_CHAIN, NULL},
+  {"imagefreeze ! cudagray, system memory (one pageable frame)", "RGBA",
+        SOURCE_PAGEABLE, "imagefreeze name=freeze ! " GRAY_CHAIN, NULL, 0,
+      NULL, TRUE},
   /* What the source, the sink and GStreamer's own hand-over cost: the
    * host time of every other CUDA-memory row is this plus its elements'. */
   {"source and sink alone (identity), CUDA memory", "RGBA", SOURCE_CUDA,
@@ -789,6 +862,9 @@ static const Case stream_cases[] = {
   {"cudagray ! cudaequalize ! cudaotsu, pageable system memory", "RGBA",
         SOURCE_PAGEABLE, "cudagray ! cudaequalize ! cudaotsu ! video/x-raw",
       NULL},
+  {"cudagray ! cudaequalize ! cudaotsu, pageable system memory, seen once",
+        "RGBA", SOURCE_PAGEABLE_ONCE,
+      "cudagray ! cudaequalize ! cudaotsu ! video/x-raw", NULL},
   {"nvh264dec ! cudagray ! cudaequalize ! cudaotsu, CUDA memory out", "NV12",
       SOURCE_H264, "cudagray ! cudaequalize ! cudaotsu ! "
         "video/x-raw(memory:CUDAMemory)", NULL},
@@ -799,6 +875,9 @@ static const Case stream_cases[] = {
 static const Case cpu_stream_cases[] = {
   {"cudagray ! cudaequalize ! cudaotsu backend=cpu", "RGBA",
       SOURCE_PAGEABLE, "cudagray backend=%s ! cudaequalize backend=%s ! "
+        "cudaotsu backend=%s ! video/x-raw", "cpu"},
+  {"cudagray ! cudaequalize ! cudaotsu backend=cpu, seen once", "RGBA",
+      SOURCE_PAGEABLE_ONCE, "cudagray backend=%s ! cudaequalize backend=%s ! "
         "cudaotsu backend=%s ! video/x-raw", "cpu"},
 };
 
@@ -843,7 +922,7 @@ run_stream_table (const gchar * counts, const gchar * only, gboolean quick,
           devices_label, source_names[c->memory], n, fps, slowest,
           starved ? " (starved: failed)" : "", host_us, fps > 0 ? fps / 30 : 0);
       if (csv)
-        fprintf (csv, "\"%s%s\",%s,1080p,%u,%.1f,%.1f,%.1f\n", c->name,
+        fprintf (csv, "\"%s%s\",\"%s\",1080p,%u,%.1f,%.1f,%.1f\n", c->name,
             devices_label, source_names[c->memory], n, fps, slowest, host_us);
       if (fps > 0 && !starved)
         (*ok)++;
@@ -857,6 +936,10 @@ run_stream_table (const gchar * counts, const gchar * only, gboolean quick,
 
 static const Case cpu_cases[] = {
   {"cudagray backend=cpu", "RGBA", SOURCE_PAGEABLE, GRAY_CHAIN, "cpu"},
+  {"cudagray backend=cpu, pageable seen once", "RGBA", SOURCE_PAGEABLE_ONCE,
+      GRAY_CHAIN, "cpu"},
+  {"imagefreeze ! cudagray backend=cpu", "RGBA", SOURCE_PAGEABLE,
+      "imagefreeze name=freeze ! " GRAY_CHAIN, "cpu", 0, NULL, TRUE},
   {"four-element chain backend=cpu", "RGBA", SOURCE_PAGEABLE,
       "cudagray backend=%s ! cudaequalize backend=%s ! cudaotsu "
         "backend=%s ! cudamask backend=%s ! video/x-raw", "cpu"},
@@ -981,6 +1064,12 @@ main (int argc, char **argv)
         "skipped\n");
     return 77;
   }
+  if (g_getenv ("CIP_STAGE_PAGEABLE")) {
+    g_printerr ("CIP_STAGE_PAGEABLE is set, but this build was configured "
+        "without -Dtest-switches=true and its plugin does not read it: "
+        "skipped\n");
+    return 77;
+  }
 #endif
 
   if (!quick) {
@@ -1052,7 +1141,7 @@ main (int argc, char **argv)
       g_print ("| %s | %s | %dx%d | %.0f | %.1f |\n", cases[i].name,
           source_names[cases[i].memory], width, height, fps, host_us);
       if (csv)
-        fprintf (csv, "\"%s\",%s,%s,%d,%d,%.1f,%.1f\n", cases[i].name,
+        fprintf (csv, "\"%s\",\"%s\",%s,%d,%d,%.1f,%.1f\n", cases[i].name,
             source_names[cases[i].memory], sizes[s].name, width, height,
             fps, host_us);
       if (fps > 0)
@@ -1075,7 +1164,7 @@ main (int argc, char **argv)
             gpu_cases[i].name, source_names[gpu_cases[i].memory],
             large[s][0], large[s][1], fps, fps > 0 ? 1000.0 / fps : 0, host_us);
         if (csv)
-          fprintf (csv, "\"%s\",%s,%dx%d,%d,%d,%.1f,%.1f\n",
+          fprintf (csv, "\"%s\",\"%s\",%dx%d,%d,%d,%.1f,%.1f\n",
               gpu_cases[i].name, source_names[gpu_cases[i].memory],
               large[s][0], large[s][1], large[s][0], large[s][1], fps, host_us);
         if (fps > 0)

@@ -17,7 +17,8 @@
  * its refusal while running: tests/elements/cudaimgprocfilter.c.)  With
  * zero-copy off, pageable memory that comes back is page-locked for its
  * copies from its second frame on, and memory seen once is left
- * pageable. */
+ * pageable: uploaded through the element's own page-locked staging
+ * memory (the `staged` counter), byte for byte. */
 
 #include "test-element.h"
 
@@ -199,6 +200,9 @@ GST_START_TEST (test_recurring_memory_page_locked)
     out = cip_test_push_pull (h, gst_buffer_ref (frame));
     fail_unless_equals_uint64 (cip_test_element_stat (element, "page-locked"),
         cuda && i > 0 ? 1 : 0);
+    /* staged the first time only: page-locked from then on */
+    fail_unless_equals_uint64 (cip_test_element_stat (element, "staged"),
+        cuda ? 1 : 0);
     if (first) {
       cip_test_assert_buffer_plane_equal (first, out, caps, 0);
     } else {
@@ -210,11 +214,62 @@ GST_START_TEST (test_recurring_memory_page_locked)
   gst_buffer_unref (cip_test_push_pull (h, gst_buffer_ref (once)));
   fail_unless_equals_uint64 (cip_test_element_stat (element, "page-locked"),
       cuda ? 1 : 0);
+  fail_unless_equals_uint64 (cip_test_element_stat (element, "staged"),
+      cuda ? 2 : 0);
 
   gst_caps_unref (caps);
   gst_buffer_unref (first);
   gst_buffer_unref (once);
   gst_buffer_unref (frame);
+  gst_object_unref (element);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Pageable frames each pushed once (a new allocation a frame, as most
+ * sources make them) through cudagray with zero-copy off: the gray of
+ * every one, odd widths and padded rows starting off the memory's start,
+ * one frame of a few staging chunks; with the cuda backend each is
+ * uploaded through the element's staging memory, none page-locked. */
+static const struct
+{
+  gint width, height;
+  gsize pad, offset;
+} once_sizes[] = {
+  {33, 17, 12, 5},
+  {1001, 701, 40, 3},           /* 2.8 MB: three chunks */
+};
+
+GST_START_TEST (test_pageable_once_staged)
+{
+  gint width = once_sizes[__i__].width, height = once_sizes[__i__].height;
+  GstHarness *h = cip_test_harness_new ("cudagray", "zero-copy=off");
+  GstElement *element = cip_test_harness_element (h, "cudagray");
+  gboolean cuda = cip_test_backend_is_cuda ();
+  guint i;
+
+  cip_test_harness_set_caps (h, GST_VIDEO_FORMAT_RGBA, width, height);
+  gst_harness_set_sink_caps (h, cip_test_caps_new (GST_VIDEO_FORMAT_GRAY8,
+          width, height));
+  for (i = 0; i < 4; i++) {
+    CipImage image = cip_test_image_random (width, height, CIP_FORMAT_RGBA,
+        100 + i);
+    CipImage padded = cip_test_image_copy (&image, once_sizes[__i__].pad);
+    CipImage expected = cip_test_expected_default ("cudagray", &image);
+
+    cip_test_push_pull_assert (h, cip_test_buffer_new_strided (&padded,
+            once_sizes[__i__].offset), &expected);
+    cip_test_image_free (&expected);
+    cip_test_image_free (&padded);
+    cip_test_image_free (&image);
+  }
+  fail_unless_equals_uint64 (cip_test_element_stat (element, "staged"),
+      cuda ? 4 : 0);
+  fail_unless_equals_uint64 (cip_test_element_stat (element, "uploads"),
+      cuda ? 4 : 0);
+  fail_unless_equals_uint64 (cip_test_element_stat (element, "page-locked"), 0);
+
   gst_object_unref (element);
   gst_harness_teardown (h);
 }
@@ -233,6 +288,8 @@ zero_copy_suite (void)
       G_N_ELEMENTS (cases));
   tcase_add_loop_test (tc, test_pool_memory_in_place, 0, G_N_ELEMENTS (cases));
   tcase_add_test (tc, test_recurring_memory_page_locked);
+  tcase_add_loop_test (tc, test_pageable_once_staged, 0,
+      G_N_ELEMENTS (once_sizes));
   return s;
 }
 
