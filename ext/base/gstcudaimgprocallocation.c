@@ -20,13 +20,35 @@
 GST_DEBUG_CATEGORY_EXTERN (gst_cuda_imgproc_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_imgproc_filter_debug
 
+/* A pool of CUDA-memory frames makes them when it is activated, before
+ * the stream flows, up to this size: a pool that grew later allocated
+ * from the streaming thread, and the driver's allocation waits for every
+ * other thread of the context to leave it (sixteen pipelines at once:
+ * one stream stopped for seconds while the others ran). */
+#define MADE_FIRST_BYTES_MAX (512 * 1024 * 1024)
+
+/* The frames of a pool of @caps made when it is activated, for the @held
+ * frames the element may have in flight: CUDA memory up to
+ * MADE_FIRST_BYTES_MAX.  System-memory pools grow as frames need them:
+ * their pipelines wait for each frame's download, which leaves the
+ * driver free between frames, and huge caps refused at their first
+ * buffer cost one frame, not a queue of them. */
+static guint
+frames_made_first (GstCaps * caps, guint held)
+{
+  GstVideoInfo info;
+  guint64 frame_size;
+
+  if (!gst_cuda_imgproc_caps_are_cuda (caps) ||
+      !gst_video_info_from_caps (&info, caps))
+    return 0;
+  frame_size = GST_VIDEO_INFO_SIZE (&info);
+  return held * frame_size <= MADE_FIRST_BYTES_MAX ? held : 0;
+}
+
 /* A pool of @caps frames: CUDA memory in the element's context, or
- * page-locked system memory (on the cuda backend), with video meta.  Its
- * @min_buffers frames are all made when it is activated, before the
- * stream flows: a pool that grew later allocated from the streaming
- * thread, and the driver's allocation waits for every other thread of
- * the context to leave it (sixteen pipelines at once: one stream stopped
- * for seconds while the others ran). */
+ * page-locked system memory (on the cuda backend), with video meta; its
+ * @min_buffers frames are made when it is activated. */
 static GstBufferPool *
 make_pool (GstCudaImgprocDevice * device, GstCaps * caps, guint min_buffers,
     guint * size)
@@ -39,8 +61,7 @@ make_pool (GstCudaImgprocDevice * device, GstCaps * caps, guint min_buffers,
     return NULL;
 
   if (gst_cuda_imgproc_caps_are_cuda (caps)) {
-    pool = gst_cuda_imgproc_pool_new (device->context,
-        device->shared_stream);
+    pool = gst_cuda_imgproc_pool_new (device->context, device->shared_stream);
   } else {
     pool = gst_video_buffer_pool_new ();
   }
@@ -49,11 +70,9 @@ make_pool (GstCudaImgprocDevice * device, GstCaps * caps, guint min_buffers,
       min_buffers, 0);
   gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
   if (!gst_cuda_imgproc_caps_are_cuda (caps))
-    gst_buffer_pool_config_set_allocator (config, device->host_allocator,
-        NULL);
+    gst_buffer_pool_config_set_allocator (config, device->host_allocator, NULL);
   if (!gst_buffer_pool_set_config (pool, config)) {
-    GST_WARNING ( "could not configure a pool for %"
-        GST_PTR_FORMAT, caps);
+    GST_WARNING ("could not configure a pool for %" GST_PTR_FORMAT, caps);
     gst_object_unref (pool);
     return NULL;
   }
@@ -83,6 +102,7 @@ gst_cuda_imgproc_allocation_propose (GstCudaImgprocDevice * device,
   if (gst_query_get_n_allocation_pools (query) > 0)
     return;
 
+  held = frames_made_first (caps, held);
   pool = make_pool (device, caps, held, &size);
   if (pool) {
     gst_query_add_allocation_pool (query, pool, size, held, 0);
@@ -126,7 +146,7 @@ gst_cuda_imgproc_allocation_decide (GstCudaImgprocDevice * device,
   if (gst_query_get_n_allocation_pools (query) > 0)
     gst_query_parse_nth_allocation_pool (query, 0, NULL, NULL, &min_buffers,
         NULL);
-  min_buffers += held;
+  min_buffers += frames_made_first (caps, held);
 
   pool = make_pool (device, caps, min_buffers, &size);
   if (pool == NULL)

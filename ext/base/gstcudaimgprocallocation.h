@@ -24,7 +24,8 @@
 G_BEGIN_DECLS
 
 /* Adds our pool, allocator and metas to upstream's allocation @query;
- * the element holds up to @held of upstream's frames. */
+ * the element holds up to @held of upstream's frames (asked for as the
+ * pool's minimum for CUDA memory). */
 void gst_cuda_imgproc_allocation_propose (GstCudaImgprocDevice * device,
     GstQuery * query, guint held);
 
@@ -36,9 +37,9 @@ gboolean gst_cuda_imgproc_allocation_downstream_waits (GstQuery * query);
  * always for CUDA memory, for system memory when downstream has none. */
 gboolean gst_cuda_imgproc_allocation_wants_own_pool (GstQuery * query);
 
-/* Sets our pool as the first of @query, with frames enough for the @held
- * outputs of the element and those downstream holds, made when it is
- * activated; FALSE when none could be made. */
+/* Sets our pool as the first of @query, with the frames downstream holds
+ * and, for CUDA memory, the @held outputs of the element, made when it
+ * is activated; FALSE when none could be made. */
 gboolean gst_cuda_imgproc_allocation_decide (GstCudaImgprocDevice * device,
     GstQuery * query, guint held);
 

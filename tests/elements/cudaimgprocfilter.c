@@ -1238,12 +1238,13 @@ proposed_min_buffers (GstPad * pad, const gchar * caps_str)
   return found;
 }
 
-/* Pools are made with frames for all that may be in flight before the
- * stream flows: upstream is told how many of its frames the element
- * holds, and the element's output pool has those it holds and those
- * downstream holds (a pool that grows while others stream waits for the
- * whole context: streams of many pipelines stopped).  Here downstream
- * (the harness) holds none and offers no pool.  Only the cuda backend has pools. */
+/* CUDA-memory pools are made with frames for all that may be in flight
+ * before the stream flows: upstream is told how many of its frames the
+ * element holds, and the element's output pool has those it holds and
+ * those downstream holds (a pool that grows while others stream waits
+ * for the whole context: streams of many pipelines stopped).  Here
+ * downstream (the harness) holds none and offers no pool.  Only the cuda
+ * backend has pools, CUDA memory only where GStreamer has it (1.22+). */
 GST_START_TEST (test_pools_hold_the_frames_in_flight)
 {
   GstHarness *h = cip_test_harness_new ("cudagray", NULL);
@@ -1257,21 +1258,20 @@ GST_START_TEST (test_pools_hold_the_frames_in_flight)
   gint held;
 
   cip_test_harness_set_caps (h, GST_VIDEO_FORMAT_RGBA, 64, 48);
-  /* device frames where GStreamer has them (1.22+), else page-locked */
-  gst_harness_set_sink_caps_str (h, CIP_TEST_HAVE_CUDA_MEMORY ?
-      "video/x-raw(memory:CUDAMemory),format=GRAY8,width=64,height=48,"
-      "framerate=30/1" :
-      "video/x-raw,format=GRAY8,width=64,height=48,framerate=30/1");
+  gst_harness_set_sink_caps_str (h, "video/x-raw(memory:CUDAMemory),"
+      "format=GRAY8,width=64,height=48,framerate=30/1");
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_RGBA, 64, 48);
   frame = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
   gst_buffer_memset (frame, 0, 90, GST_VIDEO_INFO_SIZE (&info));
   gst_buffer_unref (cip_test_push_pull (h, frame));
 
   pad = gst_element_get_static_pad (gray, "sink");
-  held = proposed_min_buffers (pad,
-      "video/x-raw,format=RGBA,width=64,height=48,framerate=30/1");
-  gst_object_unref (pad);
+  held = proposed_min_buffers (pad, "video/x-raw(memory:CUDAMemory),"
+      "format=RGBA,width=64,height=48,framerate=30/1");
   fail_unless (held > 0, "cudagray proposed %d frames", held);
+  fail_unless_equals_int (proposed_min_buffers (pad,
+          "video/x-raw,format=RGBA,width=64,height=48,framerate=30/1"), 0);
+  gst_object_unref (pad);
 
   pool = gst_base_transform_get_buffer_pool (GST_BASE_TRANSFORM (gray));
   fail_unless (pool != NULL);
@@ -1402,7 +1402,7 @@ cudaimgprocfilter_suite (void)
   tcase_add_loop_test (tc, test_no_allocation_per_frame, 0, n);
   tcase_add_test (tc, test_held_frame_order);
   tcase_add_loop_test (tc, test_nonexistent_device, 0, n);
-  if (cip_test_backend_is_cuda ())
+  if (cip_test_backend_is_cuda () && CIP_TEST_HAVE_CUDA_MEMORY)
     tcase_add_test (tc, test_pools_hold_the_frames_in_flight);
 
   return s;
