@@ -82,8 +82,24 @@
 
 /* Per-region passes: a region per thread. */
 #define REGION_THREADS 256
-/* Convex hulls: regions this tall or taller take a warp each. */
-#define HULL_TALL_ROWS 64
+
+/* Convex hulls: regions of up to HULL_THREAD_ROWS rows take a thread
+ * each, taller ones a warp, and those taller than a warp's share of the
+ * shared memory holds a block while they are few. */
+#define HULL_THREAD_ROWS 8
+#define HULL_THREADS 512
+#define HULL_WARPS (HULL_THREADS / 32)
+/* Shared memory for chains: a block's, or a warp's share of it; a region
+ * of h rows takes 2 (2 h + 1) words. */
+#define HULL_SHARED_WORDS 9216
+#define HULL_WARP_WORDS (HULL_SHARED_WORDS / HULL_WARPS)
+#define HULL_BLOCK_ROWS ((HULL_SHARED_WORDS / 2 - 1) / 2)
+#define HULL_WARP_ROWS ((HULL_WARP_WORDS / 2 - 1) / 2)
+/* Regions this tall take a block even when many are: a warp's lanes
+ * would chain over 32 points each in global memory. */
+#define HULL_BLOCK_MIN_ROWS 512
+/* Points a thread moves between two barriers when chains merge. */
+#define HULL_MOVE_BATCH 4
 
 /* A region's accumulators in device memory. */
 struct LabelAccum
@@ -128,12 +144,16 @@ struct LabelArgs
   uint32_t *region_offsets;     /* a word per REGION_THREADS regions */
   LabelAccum *regions;
   /* [0]: regions, [1]: regions kept, [2]: chunks the resolve pass has
-   * taken, [3]: rows of all regions' boxes, [4]: tall regions */
+   * taken, [3]: rows of all regions' boxes, [4], [5]: regions listed for
+   * a warp's hull, for a block's */
   uint32_t *counters;
   /* CIP_LABEL_CONVEX: per region chunk, then its first row; per row of
    * each region's box, its first and last column; the hulls' chains */
   uint32_t *hull_chunks, *row_first, *row_last, *chains;
-  uint32_t *tall_regions;       /* of HULL_TALL_ROWS rows or more */
+  /* regions taller than HULL_THREAD_ROWS: those up to HULL_WARP_ROWS
+   * from the start, the others from the end of tall_capacity words */
+  uint32_t *tall_regions;
+  uint32_t tall_capacity;
   /* CIP_LABEL_FILLED: the background's forest (8-connected), and per
    * background root its size, with HOLE_OPEN when it touches the image's
    * edge */
@@ -368,7 +388,9 @@ local_kernel (LabelArgs p)
     p.parent[(uint32_t) y * p.width + x] = row & bit ?
         (uint32_t) (y0 + root / TILE_SIZE) * p.width + x0 +
         root % TILE_SIZE : LABEL_BACKGROUND;
-    if (p.background)
+    /* the counts of the background's components, kept at their roots:
+     * every root is one of a tile's */
+    if (p.background && (row & bit) && root == ly * TILE_SIZE + lane)
       p.holes_size[(uint32_t) y * p.width + x] = 0;
   }
 }
@@ -975,46 +997,99 @@ stats_kernel (LabelArgs p, bool paint)
   }
 }
 
-/* 4b. CIP_LABEL_CONTOURS: each thread takes one position of the image
- * grown by a row and a column (the 2x2 quad whose bottom right pixel it
- * is), and, inside the image, its pixel's perimeter class.  The ids of
- * the block's tile and two pixels around it are staged in shared memory:
- * a pixel's class reads whether its 3x3 neighbours are on the border,
- * which reads their 4-neighbours. */
-#define CONTOUR_TILE_W 32
-#define CONTOUR_TILE_H 8
+/* The slot of @key (not 0) in a shared hash table of 2^kBits keys,
+ * inserted if new; -1 when STATS_PROBES probes find no room. */
+template < int kBits > __device__ __forceinline__ int
+tile_slot (uint32_t * keys, uint32_t key)
+{
+  uint32_t slot = (key * 2654435761u) >> (32 - kBits);
+
+  for (int probe = 0; probe < STATS_PROBES; probe++) {
+    uint32_t k = atomicCAS (&keys[slot], 0u, key);
+
+    if (k == 0 || k == key)
+      return (int) slot;
+    slot = (slot + 1) & ((1u << kBits) - 1);
+  }
+  return -1;
+}
+
+/* 4b. CIP_LABEL_CONTOURS, per 64x32 tile as the statistics pass: each
+ * region pixel's perimeter class, and what the 2x2 quads it is a corner
+ * of add to its region's Euler number.  A quad adds to each region in it
+ * once, at its first corner in that region (cip_label_euler_quad), so a
+ * pixel sums the four quads where it is that corner: every quad that
+ * touches the image is counted, at the pixels it holds.  The ids of the
+ * tile and two pixels around it are staged in shared memory (a pixel's
+ * class reads whether its 3x3 neighbours are on the border, which reads
+ * their 4-neighbours).  Each warp row groups its lanes by region
+ * (__match_any_sync), the tile sums the groups in a shared hash table,
+ * and one set of global atomics per region and tile follows: a region
+ * that holds most of the frame would otherwise take thousands, all on
+ * one address. */
 #define CONTOUR_HALO 2
+#define CONTOUR_W (STATS_TILE_W + 2 * CONTOUR_HALO)
+#define CONTOUR_H (STATS_TILE_H + 2 * CONTOUR_HALO)
+#define CONTOUR_LOADS CIP_DIV_UP (CONTOUR_W * CONTOUR_H, STATS_THREADS)
+
+/* A tile's perimeter classes and Euler quads of region @r into it. */
+__device__ __forceinline__ void
+contours_add (LabelAccum * r, const uint32_t * counts, int quads)
+{
+  for (int k = 0; k < 3; k++)
+    if (counts[k])
+      atomicAdd (&r->perimeter_counts[k], counts[k]);
+  if (quads)
+    atomicAdd (&r->euler_quads, quads);
+}
 
 __global__ void
 contours_kernel (LabelArgs p)
 {
-  __shared__ uint32_t ids[CONTOUR_TILE_H + 2 * CONTOUR_HALO]
-      [CONTOUR_TILE_W + 2 * CONTOUR_HALO];
-  __shared__ uint8_t border[CONTOUR_TILE_H + 2][CONTOUR_TILE_W + 2];
-  int x0 = blockIdx.x * CONTOUR_TILE_W, y0 = blockIdx.y * CONTOUR_TILE_H;
-  int tx = threadIdx.x, ty = threadIdx.y, lane = tx;
-  int x = x0 + tx, y = y0 + ty;
-  uint32_t id, code = 1, quad[4];
-  int cls = 0;
+  __shared__ uint32_t ids[CONTOUR_H][CONTOUR_W];
+  __shared__ uint8_t border[STATS_TILE_H + 2][STATS_TILE_W + 2];
+  __shared__ uint32_t keys[STATS_SLOTS];
+  __shared__ uint32_t counts[3][STATS_SLOTS];
+  __shared__ int quads[STATS_SLOTS];
+  int x0 = blockIdx.x * STATS_TILE_W, y0 = blockIdx.y * STATS_TILE_H;
+  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  uint32_t q[CONTOUR_LOADS];
 
-  for (int i = ty * CONTOUR_TILE_W + tx;
-      i < (CONTOUR_TILE_H + 2 * CONTOUR_HALO) *
-      (CONTOUR_TILE_W + 2 * CONTOUR_HALO);
-      i += CONTOUR_TILE_W * CONTOUR_TILE_H) {
-    int sy = i / (CONTOUR_TILE_W + 2 * CONTOUR_HALO);
-    int sx = i % (CONTOUR_TILE_W + 2 * CONTOUR_HALO);
-    int gx = x0 + sx - CONTOUR_HALO, gy = y0 + sy - CONTOUR_HALO;
+  for (int s = threadIdx.x; s < STATS_SLOTS; s += STATS_THREADS) {
+    keys[s] = 0;
+    counts[0][s] = counts[1][s] = counts[2][s] = 0;
+    quads[s] = 0;
+  }
 
-    ids[sy][sx] = gx >= 0 && gy >= 0 && gx < p.width && gy < p.height ?
-        pixel_id (p.parent, (uint32_t) gy * p.width + gx) : 0;
+  /* The parents, then their ids: all the loads in flight at once. */
+#pragma unroll
+  for (int k = 0; k < CONTOUR_LOADS; k++) {
+    int i = k * STATS_THREADS + threadIdx.x;
+    int gx = x0 + i % CONTOUR_W - CONTOUR_HALO;
+    int gy = y0 + i / CONTOUR_W - CONTOUR_HALO;
+
+    q[k] = i < CONTOUR_W * CONTOUR_H && gx >= 0 && gy >= 0 &&
+        gx < p.width && gy < p.height ?
+        p.parent[(uint32_t) gy * p.width + gx] : LABEL_BACKGROUND;
+  }
+#pragma unroll
+  for (int k = 0; k < CONTOUR_LOADS; k++) {
+    int i = k * STATS_THREADS + threadIdx.x;
+    uint32_t v = q[k];
+
+    if (v == LABEL_BACKGROUND)
+      v = 0;
+    else if (!(v & LABEL_ID_FLAG))
+      v = p.parent[v];
+    if (i < CONTOUR_W * CONTOUR_H)
+      ids[i / CONTOUR_W][i % CONTOUR_W] = v & ~LABEL_ID_FLAG;
   }
   __syncthreads ();
 
   /* Border flags of the tile and one pixel around it. */
-  for (int i = ty * CONTOUR_TILE_W + tx;
-      i < (CONTOUR_TILE_H + 2) * (CONTOUR_TILE_W + 2);
-      i += CONTOUR_TILE_W * CONTOUR_TILE_H) {
-    int by = i / (CONTOUR_TILE_W + 2), bx = i % (CONTOUR_TILE_W + 2);
+  for (int i = threadIdx.x; i < (STATS_TILE_H + 2) * (STATS_TILE_W + 2);
+      i += STATS_THREADS) {
+    int by = i / (STATS_TILE_W + 2), bx = i % (STATS_TILE_W + 2);
     int sy = by + CONTOUR_HALO - 1, sx = bx + CONTOUR_HALO - 1;
     uint32_t v = ids[sy][sx];
 
@@ -1023,45 +1098,80 @@ contours_kernel (LabelArgs p)
   }
   __syncthreads ();
 
-  id = ids[ty + CONTOUR_HALO][tx + CONTOUR_HALO];
-  if (x < p.width && y < p.height && border[ty + 1][tx + 1]) {
-    for (int dy = -1; dy <= 1; dy++)
-      for (int dx = -1; dx <= 1; dx++)
-        if ((dx || dy) && ids[ty + CONTOUR_HALO + dy][tx + CONTOUR_HALO + dx]
-            == id && border[ty + 1 + dy][tx + 1 + dx])
-          code += dx && dy ? 10 : 2;
-    cls = cip_label_perimeter_class (code);
-  }
+  for (int seg = warp; seg < STATS_SEGMENTS; seg += STATS_WARPS) {
+    int ty = seg / (STATS_TILE_W / 32);
+    int tx = (seg % (STATS_TILE_W / 32)) * 32 + lane;
+    int sy = ty + CONTOUR_HALO, sx = tx + CONTOUR_HALO;
+    uint32_t id = ids[sy][sx], key = 0, peers, n, classes[3], c[3];
+    int cls = 0, euler = 0, slot;
 
-  /* The classes of a warp's pixels, summed per region by its first lane
-   * (every lane takes the ballots). */
-  {
-    uint32_t classes[3] = { __ballot_sync (FULL_WARP, cls == 1),
-      __ballot_sync (FULL_WARP, cls == 2), __ballot_sync (FULL_WARP, cls == 3)
-    };
-    uint32_t key = cls ? id : 0;
-    uint32_t peers = __match_any_sync (FULL_WARP, key);
+    /* pixels outside the image have id 0 */
+    if (id != 0) {
+      if (border[ty + 1][tx + 1]) {
+        uint32_t code = 1;
 
-    if (key && lane == __ffs (peers) - 1)
-      for (int k = 0; k < 3; k++) {
-        uint32_t n = __popc (peers & classes[k]);
-
-        if (n)
-          atomicAdd (&p.regions[id - 1].perimeter_counts[k], n);
+        for (int dy = -1; dy <= 1; dy++)
+          for (int dx = -1; dx <= 1; dx++)
+            if ((dx || dy) && ids[sy + dy][sx + dx] == id &&
+                border[ty + 1 + dy][tx + 1 + dx])
+              code += dx && dy ? 10 : 2;
+        cls = cip_label_perimeter_class (code);
       }
+      /* the quads whose bottom right, top right, bottom left and top
+       * left corner the pixel is (corners as cip_label_euler_quad()
+       * numbers them) */
+      {
+        uint32_t a[4] = { id, ids[sy - 1][sx], ids[sy][sx - 1],
+          ids[sy - 1][sx - 1]
+        };
+        uint32_t b[4] = { ids[sy + 1][sx], id, ids[sy + 1][sx - 1],
+          ids[sy][sx - 1]
+        };
+        uint32_t c2[4] = { ids[sy][sx + 1], ids[sy - 1][sx + 1], id,
+          ids[sy - 1][sx]
+        };
+        uint32_t d[4] = { ids[sy + 1][sx + 1], ids[sy][sx + 1],
+          ids[sy + 1][sx], id
+        };
+
+        euler = cip_label_euler_quad (a, 0) + cip_label_euler_quad (b, 1) +
+            cip_label_euler_quad (c2, 2) + cip_label_euler_quad (d, 3);
+      }
+      if (cls || euler)
+        key = id;
+    }
+
+    /* Every lane takes the ballots; a pixel's quads add -8 .. 4. */
+    peers = __match_any_sync (FULL_WARP, key);
+    classes[0] = __ballot_sync (FULL_WARP, cls == 1);
+    classes[1] = __ballot_sync (FULL_WARP, cls == 2);
+    classes[2] = __ballot_sync (FULL_WARP, cls == 3);
+    n = __popc (peers);
+    euler = (int) peer_sample_sum < 4 > (peers, (uint32_t) (euler + 8)) -
+        8 * (int) n;
+    if (key == 0 || lane != __ffs (peers) - 1)
+      continue;
+    for (int k = 0; k < 3; k++)
+      c[k] = __popc (peers & classes[k]);
+    slot = tile_slot < STATS_SLOT_BITS > (keys, key);
+    if (slot < 0) {
+      /* The tile holds too many regions: straight to global memory. */
+      contours_add (&p.regions[key - 1], c, euler);
+      continue;
+    }
+    for (int k = 0; k < 3; k++)
+      if (c[k])
+        atomicAdd (&counts[k][slot], c[k]);
+    if (euler)
+      atomicAdd (&quads[slot], euler);
   }
+  __syncthreads ();
 
-  if (x > p.width || y > p.height)
-    return;
-  quad[0] = id;
-  quad[1] = ids[ty + CONTOUR_HALO - 1][tx + CONTOUR_HALO];
-  quad[2] = ids[ty + CONTOUR_HALO][tx + CONTOUR_HALO - 1];
-  quad[3] = ids[ty + CONTOUR_HALO - 1][tx + CONTOUR_HALO - 1];
-  for (int i = 0; i < 4; i++) {
-    int contribution = cip_label_euler_quad (quad, i);
+  for (int s = threadIdx.x; s < STATS_SLOTS; s += STATS_THREADS) {
+    uint32_t c[3] = { counts[0][s], counts[1][s], counts[2][s] };
 
-    if (contribution)
-      atomicAdd (&p.regions[quad[i] - 1].euler_quads, contribution);
+    if (keys[s])
+      contours_add (&p.regions[keys[s] - 1], c, quads[s]);
   }
 }
 
@@ -1187,9 +1297,17 @@ paint_kernel (LabelArgs p)
 }
 
 /* Convex hulls (CIP_LABEL_CONVEX), after the statistics: the rows of every
- * region's box get consecutive places (H1, H2, H3), the pixels at the ends
- * of each run mark the first and last column of their row (H4), and a
- * thread per region builds its hull from them (H5, cip_hull_region). */
+ * region's box get consecutive places (H1, H2, H3), each region's first
+ * and last column in each row of its box are found (H4), and each region's
+ * hull is built from them as cip_hull_region() builds it, by a thread, a
+ * warp or a block by its height (H5, H6). */
+
+/* The rows of region @r's box. */
+__device__ __forceinline__ uint32_t
+region_rows (const LabelArgs & p, uint32_t r)
+{
+  return p.regions[r].bottom - p.regions[r].root / p.width + 1;
+}
 
 /* H1. The rows of the boxes of each chunk of REGION_THREADS regions. */
 __global__ void
@@ -1198,12 +1316,12 @@ hull_count_kernel (LabelArgs p, uint32_t n_chunks)
   __shared__ uint32_t warp_sums[32];
 
   if (blockIdx.x == 0 && threadIdx.x == 0)
-    p.counters[4] = 0;
+    p.counters[4] = p.counters[5] = 0;
   for (uint32_t chunk = blockIdx.x; chunk < n_chunks; chunk += gridDim.x) {
     uint32_t r = chunk * REGION_THREADS + threadIdx.x, rows = 0, sum;
 
     if (r < p.counters[0])
-      rows = p.regions[r].bottom - p.regions[r].root / p.width + 1;
+      rows = region_rows (p, r);
     sum = cip_block_inclusive_scan (rows, warp_sums);
     if (threadIdx.x == REGION_THREADS - 1)
       p.hull_chunks[chunk] = sum;
@@ -1224,7 +1342,7 @@ hull_place_kernel (LabelArgs p, uint32_t n_chunks)
     bool region = r < p.counters[0];
 
     if (region)
-      rows = p.regions[r].bottom - p.regions[r].root / p.width + 1;
+      rows = region_rows (p, r);
     sum = cip_block_inclusive_scan (rows, warp_sums);
     if (region)
       p.regions[r].hull_rows = p.hull_chunks[chunk] + sum - rows;
@@ -1237,83 +1355,153 @@ hull_place_kernel (LabelArgs p, uint32_t n_chunks)
   }
 }
 
-/* H4. The first and last pixel of each run in a row (in its region's box)
- * narrow the row's ends. */
+/* H4. Each region's first and last column in each row of its box.  A warp
+ * takes HULL_ENDS_SPAN pixels of a row: each 32-pixel segment groups its
+ * lanes by region (__match_any_sync), whose first and last lanes are the
+ * region's ends there; the warp narrows them per region in a shared hash
+ * table of its own, then one pair of global atomics per region and span
+ * follows (one per run end would put hundreds on each row's words of a
+ * region across the frame). */
+#define HULL_ENDS_WARPS 8
+#define HULL_ENDS_SEGMENTS 8
+#define HULL_ENDS_SPAN (32 * HULL_ENDS_SEGMENTS)
+#define HULL_ENDS_SLOT_BITS 8
+#define HULL_ENDS_SLOTS (1 << HULL_ENDS_SLOT_BITS)
+
+/* Columns @lo to @hi of row @y narrow region @id's ends there. */
+__device__ __forceinline__ void
+hull_row_ends (const LabelArgs & p, uint32_t id, int y, uint32_t lo,
+    uint32_t hi)
+{
+  const LabelAccum *r = &p.regions[id - 1];
+  uint32_t row = r->hull_rows + y - r->root / p.width;
+
+  atomicMin (&p.row_first[row], lo - r->left);
+  atomicMax (&p.row_last[row], hi - r->left);
+}
+
 __global__ void
 hull_ends_kernel (LabelArgs p)
 {
-  int x = blockIdx.x * blockDim.x + threadIdx.x;
-  int y = blockIdx.y * blockDim.y + threadIdx.y;
-  uint32_t i, id, row;
-  const LabelAccum *r;
+  __shared__ uint32_t keys[HULL_ENDS_WARPS][HULL_ENDS_SLOTS];
+  __shared__ uint32_t lo[HULL_ENDS_WARPS][HULL_ENDS_SLOTS];
+  __shared__ uint32_t hi[HULL_ENDS_WARPS][HULL_ENDS_SLOTS];
+  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  int y = blockIdx.y * HULL_ENDS_WARPS + warp;
+  int x0 = blockIdx.x * HULL_ENDS_SPAN;
+  uint32_t ids[HULL_ENDS_SEGMENTS];
 
-  if (x >= p.width || y >= p.height)
+  /* no barrier below: each warp has its own table */
+  if (y >= p.height)
     return;
-  i = (uint32_t) y * p.width + x;
-  id = pixel_id (p.parent, i);
-  if (id == 0)
-    return;
-  r = &p.regions[id - 1];
-  row = r->hull_rows + y - r->root / p.width;
-  if (x == 0 || pixel_id (p.parent, i - 1) != id)
-    atomicMin (&p.row_first[row], x - r->left);
-  if (x == p.width - 1 || pixel_id (p.parent, i + 1) != id)
-    atomicMax (&p.row_last[row], x - r->left);
+  for (int s = lane; s < HULL_ENDS_SLOTS; s += 32) {
+    keys[warp][s] = 0;
+    lo[warp][s] = UINT32_MAX;
+    hi[warp][s] = 0;
+  }
+#pragma unroll
+  for (int b = 0; b < HULL_ENDS_SEGMENTS; b++) {
+    int x = x0 + b * 32 + lane;
+
+    ids[b] = x < p.width ? p.parent[(uint32_t) y * p.width + x] :
+        LABEL_BACKGROUND;
+  }
+#pragma unroll
+  for (int b = 0; b < HULL_ENDS_SEGMENTS; b++) {
+    if (ids[b] == LABEL_BACKGROUND)
+      ids[b] = 0;
+    else if (!(ids[b] & LABEL_ID_FLAG))
+      ids[b] = p.parent[ids[b]];
+    ids[b] &= ~LABEL_ID_FLAG;
+  }
+  __syncwarp ();
+
+#pragma unroll
+  for (int b = 0; b < HULL_ENDS_SEGMENTS; b++) {
+    uint32_t id = ids[b], peers = __match_any_sync (FULL_WARP, id);
+    uint32_t xb = x0 + b * 32, first, last;
+    int slot;
+
+    if (id == 0 || lane != __ffs (peers) - 1)
+      continue;
+    first = xb + __ffs (peers) - 1;
+    last = xb + 31 - __clz (peers);
+    slot = tile_slot < HULL_ENDS_SLOT_BITS > (keys[warp], id);
+    if (slot < 0) {
+      hull_row_ends (p, id, y, first, last);
+      continue;
+    }
+    atomicMin (&lo[warp][slot], first);
+    atomicMax (&hi[warp][slot], last);
+  }
+  __syncwarp ();
+
+  for (int s = lane; s < HULL_ENDS_SLOTS; s += 32)
+    if (keys[warp][s])
+      hull_row_ends (p, keys[warp][s], y, lo[warp][s], hi[warp][s]);
 }
 
-/* H5. A region's hull, a thread each; regions of HULL_TALL_ROWS rows or
- * more are listed for H6. */
+/* Appends @entry of the lanes where @site holds to @list: from its start,
+ * or with @down from its end (@capacity words) towards its start; @count
+ * counts them, one atomic per warp.  Every lane calls it. */
+__device__ __forceinline__ void
+warp_list (uint32_t * list, uint32_t * count, bool site, uint32_t entry,
+    bool down, uint32_t capacity, int lane)
+{
+  uint32_t sites = __ballot_sync (FULL_WARP, site), base = 0, k;
+  int leader = __ffs (sites) - 1;
+
+  if (sites == 0)
+    return;
+  if (lane == leader)
+    base = atomicAdd (count, __popc (sites));
+  base = __shfl_sync (FULL_WARP, base, leader);
+  k = base + __popc (sites & ((1u << lane) - 1));
+  if (site)
+    list[down ? capacity - 1 - k : k] = entry;
+}
+
+/* H5. The hulls of regions of up to HULL_THREAD_ROWS rows, a thread each,
+ * in local memory: each push reads back the points just written, which
+ * stay in L1 there, where in global memory they would come from L2.  The
+ * taller regions are listed for H6, those of up to HULL_WARP_ROWS rows
+ * from the list's start, the others from its end. */
 __global__ void
 hull_kernel (LabelArgs p)
 {
   uint32_t n = p.counters[0];
+  int lane = threadIdx.x & 31;
 
-  for (uint32_t r = blockIdx.x * blockDim.x + threadIdx.x; r < n;
-      r += gridDim.x * blockDim.x) {
-    LabelAccum *a = &p.regions[r];
-    uint32_t first = a->hull_rows, area;
-    uint32_t rows = a->bottom - a->root / p.width + 1;
-    unsigned long long feret;
-    uint64_t feret_sq4;
+  /* whole warps, for the lists' ballots */
+  for (uint32_t r0 = (blockIdx.x * blockDim.x + threadIdx.x) & ~31u; r0 < n;
+      r0 += gridDim.x * blockDim.x) {
+    uint32_t r = r0 + lane, rows = 0;
 
-    if (rows >= HULL_TALL_ROWS) {
-      p.tall_regions[atomicAdd (&p.counters[4], 1)] = r;
+    if (r < n)
+      rows = region_rows (p, r);
+    warp_list (p.tall_regions, &p.counters[4], rows > HULL_THREAD_ROWS &&
+        rows <= HULL_WARP_ROWS, r, false, p.tall_capacity, lane);
+    warp_list (p.tall_regions, &p.counters[5], rows > HULL_WARP_ROWS, r,
+        true, p.tall_capacity, lane);
+    if (rows == 0 || rows > HULL_THREAD_ROWS)
       continue;
+    {
+      LabelAccum *a = &p.regions[r];
+      uint32_t first[HULL_THREAD_ROWS], last[HULL_THREAD_ROWS];
+      uint32_t chains[CIP_HULL_SCRATCH (HULL_THREAD_ROWS)], area;
+      uint64_t feret_sq4;
+      unsigned long long feret;
+
+      for (uint32_t k = 0; k < rows; k++) {
+        first[k] = p.row_first[a->hull_rows + k];
+        last[k] = p.row_last[a->hull_rows + k];
+      }
+      cip_hull_region (first, last, rows, chains, &area, &feret_sq4);
+      feret = feret_sq4;
+      a->area_convex = area;
+      a->feret_sq4 = feret;
     }
-    cip_hull_region (p.row_first + first, p.row_last + first, rows,
-        p.chains + 4 * (size_t) first + 2 * (size_t) r, &area, &feret_sq4);
-    feret = feret_sq4;
-    a->area_convex = area;
-    a->feret_sq4 = feret;
   }
-}
-
-/* One side's chain by a warp: each lane chains its share of the points
- * in place, then lane 0 chains the shares' vertices (the hull of the
- * whole is the hull of theirs).  It writes no further than it has read.
- * Returns the chain's length in every lane. */
-__device__ uint32_t
-warp_hull_side (const uint32_t * first, const uint32_t * last,
-    uint32_t height, bool left, uint32_t * chain, int lane)
-{
-  uint32_t points = 2 * height + 1, per = CIP_DIV_UP (points, 32);
-  uint32_t begin = min (lane * per, points), end = min (begin + per, points);
-  uint32_t n = 0, merged = 0;
-
-  for (uint32_t y = begin; y < end; y++)
-    cip_hull_push (chain + begin, &n, cip_hull_side_point (first, last,
-            height, left, y), left);
-  __syncwarp ();
-  for (int l = 0; l < 32; l++) {
-    uint32_t share = __shfl_sync (FULL_WARP, n, l);
-    uint32_t from = min (l * per, points);
-
-    if (lane == 0)
-      for (uint32_t k = 0; k < share; k++)
-        cip_hull_push (chain, &merged, chain[from + k], left);
-  }
-  __syncwarp ();
-  return __shfl_sync (FULL_WARP, merged, 0);
 }
 
 /* The edge of @chain (@n points) that spans Y = @y: the last point at or
@@ -1334,48 +1522,274 @@ hull_edge (const uint32_t * chain, uint32_t n, int64_t y)
   return lo;
 }
 
-/* H6. The tall regions' hulls, a warp each, as cip_hull_region() makes
- * them: their chains split among the lanes, their rows shared out. */
-__global__ void
+/* Whether the chain o, a, b turns as cip_hull_push() keeps it. */
+__device__ __forceinline__ bool
+hull_turns (uint32_t o, uint32_t a, uint32_t b, bool left)
+{
+  int64_t turn = cip_hull_cross (o, a, b);
+
+  return left ? turn > 0 : turn < 0;
+}
+
+/* Two chains of one side (cip_hull_push()'s, @a of @na points, @b of @nb
+ * points, all of them below @a's), joined as pushing @b's points onto @a
+ * would join them: @a's first *@keep points, then @b's from *@skip on.
+ * Until two of @b's points stand on the stack they are popped one by one;
+ * from then on none is popped, as @b turns the right way at each point. */
+__device__ void
+hull_bridge (const uint32_t * a, uint32_t na, const uint32_t * b,
+    uint32_t nb, bool left, uint32_t * keep, uint32_t * skip)
+{
+  uint32_t top = na - 1;
+
+  for (uint32_t k = 0; k < nb; k++) {
+    /* b[k - 1] on a[top] */
+    if (k > 0 && hull_turns (a[top], b[k - 1], b[k], left)) {
+      *keep = top + 1;
+      *skip = k - 1;
+      return;
+    }
+    while (top >= 1 && !hull_turns (a[top - 1], a[top], b[k], left))
+      top--;
+  }
+  *keep = top + 1;
+  *skip = nb - 1;
+}
+
+/* H6's groups of threads that build a hull together: a warp, or the
+ * block (HULL_THREADS). */
+struct HullWarp
+{
+  uint32_t rank;
+
+  __device__ uint32_t size () const
+  {
+    return 32;
+  }
+  __device__ void sync () const
+  {
+    __syncwarp ();
+  }
+  template < typename T, typename Op > __device__ T reduce (T v, Op op) const
+  {
+    for (int d = 16; d > 0; d >>= 1)
+      v = op (v, __shfl_xor_sync (FULL_WARP, v, d));
+    return v;
+  }
+};
+
+struct HullBlock
+{
+  uint32_t rank;
+  unsigned long long *scratch;  /* HULL_WARPS words of shared memory */
+
+  __device__ uint32_t size () const
+  {
+    return HULL_THREADS;
+  }
+  __device__ void sync () const
+  {
+    __syncthreads ();
+  }
+  template < typename T, typename Op > __device__ T reduce (T v, Op op) const
+  {
+    for (int d = 16; d > 0; d >>= 1)
+      v = op (v, __shfl_xor_sync (FULL_WARP, v, d));
+    if ((rank & 31) == 0)
+      scratch[rank >> 5] = v;
+    __syncthreads ();
+    v = (T) scratch[0];
+    for (int w = 1; w < HULL_WARPS; w++)
+      v = op (v, (T) scratch[w]);
+    __syncthreads ();
+    return v;
+  }
+};
+
+/* One side's chain (2 @height + 1 words at @chain) by a group, as
+ * cip_hull_side() makes it: each thread chains its share of the points in
+ * place, then neighbouring chains merge pairwise (hull_bridge(), by the
+ * first thread of the pair), log2 (group size) rounds, so that no thread
+ * walks more than the points a merge drops.  What stays of the second
+ * chain of a pair moves down to follow the first, its group's threads
+ * reading before any writes (the two ranges may overlap; a point only
+ * lands where an earlier one of them was).  @lens and @moves hold a word
+ * per thread of the group.  Returns the chain's length. */
+template < typename G > __device__ uint32_t
+group_hull_side (const G & g, const uint32_t * first, const uint32_t * last,
+    uint32_t height, bool left, uint32_t * chain, uint32_t * lens,
+    uint32_t * moves)
+{
+  uint32_t t = g.rank, size = g.size ();
+  uint32_t points = 2 * height + 1, per = CIP_DIV_UP (points, size);
+  uint32_t begin = min (t * per, points), end = min (begin + per, points);
+  /* a pair's second chain holds at most half its points */
+  uint32_t rounds = CIP_DIV_UP (per, 2), n = 0;
+
+  for (uint32_t y = begin; y < end; y++)
+    cip_hull_push (chain + begin, &n, cip_hull_side_point (first, last,
+            height, left, y), left);
+  lens[t] = n;
+  g.sync ();
+
+  for (uint32_t half = 1; half < size; half *= 2) {
+    uint32_t lead = t & ~(2 * half - 1), k = t - lead;
+    uint32_t nb = lens[lead + half], from = 0, to = 0, count = 0;
+
+    /* only the leads' words change: lens[lead + half] stays */
+    if (k == 0 && nb > 0) {
+      uint32_t keep, skip;
+
+      hull_bridge (chain + lead * per, lens[lead],
+          chain + (lead + half) * per, nb, left, &keep, &skip);
+      moves[lead] = keep << 16 | skip;
+      lens[lead] = keep + nb - skip;
+    }
+    g.sync ();
+    if (nb > 0) {
+      count = nb - (moves[lead] & 0xffff);
+      from = (lead + half) * per + (moves[lead] & 0xffff);
+      to = lead * per + (moves[lead] >> 16);
+    }
+    for (uint32_t m = 0; m < rounds; m += HULL_MOVE_BATCH) {
+      uint32_t v[HULL_MOVE_BATCH];
+
+#pragma unroll
+      for (int j = 0; j < HULL_MOVE_BATCH; j++) {
+        uint32_t i = k + (m + j) * 2 * half;
+
+        if (i < count)
+          v[j] = chain[from + i];
+      }
+      g.sync ();
+#pragma unroll
+      for (int j = 0; j < HULL_MOVE_BATCH; j++) {
+        uint32_t i = k + (m + j) * 2 * half;
+
+        if (i < count)
+          chain[to + i] = v[j];
+      }
+      g.sync ();
+    }
+  }
+  n = lens[0];
+  /* lens is taken again */
+  g.sync ();
+  return n;
+}
+
+/* A region's hull by a group, as cip_hull_region() makes it: @first and
+ * @last, its @height rows' ends, become the hull image's rows; @chains
+ * holds CIP_HULL_SCRATCH (height) words.  The Feret diameter is the
+ * largest distance between two vertices of the outline, every pair taken
+ * (the rotating calipers' walk is serial). */
+template < typename G > __device__ void
+group_hull_region (const G & g, uint32_t * first, uint32_t * last,
+    uint32_t height, uint32_t * chains, uint32_t * lens, uint32_t * moves,
+    uint32_t * area_convex, unsigned long long *feret_sq4)
+{
+  uint32_t *left = chains, *right = chains + 2 * height + 1;
+  uint32_t n_left, n_right, n, area = 0;
+  unsigned long long best = 0;
+
+  n_left = group_hull_side (g, first, last, height, true, left, lens, moves);
+  n_right = group_hull_side (g, first, last, height, false, right, lens,
+      moves);
+  for (uint32_t row = g.rank; row < height; row += g.size ()) {
+    int64_t y = 2 * (int64_t) row + 1;
+    uint32_t kl = hull_edge (left, n_left, y);
+    uint32_t kr = hull_edge (right, n_right, y);
+
+    first[row] = cip_hull_row_end (left[kl], left[kl + 1], y, true);
+    last[row] = cip_hull_row_end (right[kr], right[kr + 1], y, false);
+    area += last[row] - first[row] + 1;
+  }
+  *area_convex = g.reduce (area, CipSum ());
+  /* the hull image's rows written, the chains read */
+  g.sync ();
+
+  n_left = group_hull_side (g, first, last, height, true, left, lens, moves);
+  n_right = group_hull_side (g, first, last, height, false, right, lens,
+      moves);
+  /* pairs (i, i + d), d up to n / 2: every pair, some twice */
+  n = n_left + n_right;
+  for (uint32_t i = g.rank; i < n; i += g.size ()) {
+    uint32_t a = i < n_left ? left[i] : right[i - n_left];
+
+    for (uint32_t d = 1; d <= n / 2; d++) {
+      uint32_t j = i + d < n ? i + d : i + d - n;
+      uint32_t b = j < n_left ? left[j] : right[j - n_left];
+      int64_t dy = CIP_HULL_Y (a) - CIP_HULL_Y (b);
+      int64_t dx = CIP_HULL_X (a) - CIP_HULL_X (b);
+
+      best = max (best, (unsigned long long) (dy * dy + dx * dx));
+    }
+  }
+  *feret_sq4 = g.reduce (best, CipMax ());
+  /* the chains are taken again */
+  g.sync ();
+}
+
+/* Region @r's hull by a group, its chains in @shared where its rows are
+ * at most @shared_rows, else in its place in global memory. */
+template < typename G > __device__ void
+hull_group_region (const G & g, const LabelArgs & p, uint32_t r,
+    uint32_t * shared, uint32_t shared_rows, uint32_t * lens,
+    uint32_t * moves)
+{
+  LabelAccum *a = &p.regions[r];
+  uint32_t rows = region_rows (p, r), area;
+  uint32_t *chains = rows <= shared_rows ? shared :
+      p.chains + 4 * (size_t) a->hull_rows + 2 * (size_t) r;
+  unsigned long long feret;
+
+  group_hull_region (g, p.row_first + a->hull_rows,
+      p.row_last + a->hull_rows, rows, chains, lens, moves, &area, &feret);
+  if (g.rank == 0) {
+    a->area_convex = area;
+    a->feret_sq4 = feret;
+  }
+}
+
+/* H6. The listed regions' hulls.  Those taller than HULL_WARP_ROWS take a
+ * block each while they are no more than the blocks (a region across the
+ * frame then costs a few dozen steps of each thread, not hundreds of
+ * serial ones of a warp's lanes in global memory); when there are more,
+ * only those of HULL_BLOCK_MIN_ROWS rows or more do, in turn, and every
+ * warp takes its share of the rest. */
+__global__ void __launch_bounds__ (HULL_THREADS)
 hull_tall_kernel (LabelArgs p)
 {
-  int lane = threadIdx.x & 31;
-  uint32_t warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
-  uint32_t warps = gridDim.x * blockDim.x / 32;
+  __shared__ uint32_t chains[HULL_SHARED_WORDS];
+  __shared__ uint32_t lens[HULL_THREADS], moves[HULL_THREADS];
+  __shared__ unsigned long long scratch[HULL_WARPS];
+  uint32_t n_warp = p.counters[4], n_block = p.counters[5];
+  uint32_t warp = threadIdx.x >> 5, items;
+  bool few = n_block <= gridDim.x;
 
-  for (uint32_t t = warp; t < p.counters[4]; t += warps) {
-    uint32_t r = p.tall_regions[t];
-    LabelAccum *a = &p.regions[r];
-    uint32_t rows = a->bottom - a->root / p.width + 1;
-    uint32_t *first = p.row_first + a->hull_rows;
-    uint32_t *last = p.row_last + a->hull_rows;
-    uint32_t *left = p.chains + 4 * (size_t) a->hull_rows + 2 * (size_t) r;
-    uint32_t *right = left + 2 * rows + 1;
-    uint32_t n_left, n_right, area = 0;
+  for (uint32_t t = blockIdx.x; t < n_block; t += gridDim.x) {
+    uint32_t r = p.tall_regions[p.tall_capacity - 1 - t];
 
-    n_left = warp_hull_side (first, last, rows, true, left, lane);
-    n_right = warp_hull_side (first, last, rows, false, right, lane);
-    for (uint32_t row = lane; row < rows; row += 32) {
-      int64_t y = 2 * (int64_t) row + 1;
-      uint32_t kl = hull_edge (left, n_left, y);
-      uint32_t kr = hull_edge (right, n_right, y);
+    if (few || region_rows (p, r) >= HULL_BLOCK_MIN_ROWS) {
+      HullBlock g = { threadIdx.x, scratch };
 
-      first[row] = cip_hull_row_end (left[kl], left[kl + 1], y, true);
-      last[row] = cip_hull_row_end (right[kr], right[kr + 1], y, false);
-      area += last[row] - first[row] + 1;
+      hull_group_region (g, p, r, chains, HULL_BLOCK_ROWS, lens, moves);
     }
-    for (int d = 16; d > 0; d /= 2)
-      area += __shfl_xor_sync (FULL_WARP, area, d);
-    __syncwarp ();
+  }
+  /* the block's shared memory goes to its warps */
+  __syncthreads ();
 
-    n_left = warp_hull_side (first, last, rows, true, left, lane);
-    n_right = warp_hull_side (first, last, rows, false, right, lane);
-    if (lane == 0) {
-      a->area_convex = area;
-      a->feret_sq4 = cip_hull_outline_diameter_sq (left, n_left, right,
-          n_right);
-    }
-    __syncwarp ();
+  items = n_warp + (few ? 0 : n_block);
+  for (uint32_t t = blockIdx.x * HULL_WARPS + warp; t < items;
+      t += gridDim.x * HULL_WARPS) {
+    HullWarp g = { threadIdx.x & 31 };
+    uint32_t r = t < n_warp ? p.tall_regions[t] :
+        p.tall_regions[p.tall_capacity - 1 - (t - n_warp)];
+
+    if (t >= n_warp && region_rows (p, r) >= HULL_BLOCK_MIN_ROWS)
+      continue;
+    hull_group_region (g, p, r, chains + warp * HULL_WARP_WORDS,
+        HULL_WARP_ROWS, lens + 32 * warp, moves + 32 * warp);
   }
 }
 
@@ -1385,32 +1799,73 @@ hull_tall_kernel (LabelArgs p)
  * its first one, and a region's holes hold exactly its descendants.  So
  * the background is labelled too (passes 1 and 2 again, joining the zero
  * pixels), each background component counts its pixels (B1), and every
- * component adds its size to each region above it (B2). */
+ * component adds its size to each region above it (B2).  Both sum per
+ * 64x32 tile in a shared hash table, as the statistics pass does: the
+ * background around a frame's regions is mostly one component, and its
+ * largest region holds most of the holes. */
 #define HOLE_OPEN 0x80000000u
 
-/* B1. Background pixels point at their root and count into it; those on
- * the image's edge open it. */
+/* B1. Background pixels point at their root, and count into it; those on
+ * the image's edge open it.  A warp row groups its lanes by the node they
+ * point at (their run's root in pass 1's tile), whose root the group's
+ * first lane finds. */
 __global__ void
 holes_size_kernel (LabelArgs p)
 {
-  int x = blockIdx.x * blockDim.x + threadIdx.x;
-  int y = blockIdx.y * blockDim.y + threadIdx.y;
-  bool in = x < p.width && y < p.height;
-  uint32_t i = in ? (uint32_t) y * p.width + x : 0, root = UINT32_MAX;
-  uint32_t peers, active = __ballot_sync (FULL_WARP, in);
+  __shared__ uint32_t keys[STATS_SLOTS], sizes[STATS_SLOTS];
+  __shared__ uint32_t open[STATS_SLOTS];
+  int x0 = blockIdx.x * STATS_TILE_W, y0 = blockIdx.y * STATS_TILE_H;
+  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 
-  if (!in)
-    return;
-  if (p.holes_parent[i] != LABEL_BACKGROUND) {
-    root = find_global (p.holes_parent, i);
-    atomicMin (&p.holes_parent[i], root);
-    if (x == 0 || y == 0 || x == p.width - 1 || y == p.height - 1)
+  for (int s = threadIdx.x; s < STATS_SLOTS; s += STATS_THREADS)
+    keys[s] = sizes[s] = open[s] = 0;
+  __syncthreads ();
+
+  for (int seg = warp; seg < STATS_SEGMENTS; seg += STATS_WARPS) {
+    int y = y0 + seg / (STATS_TILE_W / 32);
+    int x = x0 + (seg % (STATS_TILE_W / 32)) * 32 + lane;
+    bool in = x < p.width && y < p.height;
+    uint32_t i = (uint32_t) y * p.width + x, root = 0, peers, edges;
+    uint32_t q = in ? p.holes_parent[i] : LABEL_BACKGROUND;
+    int leader, slot;
+
+    peers = __match_any_sync (FULL_WARP, q);
+    leader = __ffs (peers) - 1;
+    edges = __ballot_sync (FULL_WARP, in && (x == 0 || y == 0 ||
+            x == p.width - 1 || y == p.height - 1));
+    if (q != LABEL_BACKGROUND && lane == leader)
+      root = find_global (p.holes_parent, q);
+    root = __shfl_sync (FULL_WARP, root, leader);
+    if (q == LABEL_BACKGROUND)
+      continue;
+    /* no other lane walks through this pixel unless it is q: its root
+     * only ever moves to a smaller index, and root is the smallest */
+    if (root != q)
+      p.holes_parent[i] = root;
+    if (lane != leader)
+      continue;
+    slot = tile_slot < STATS_SLOT_BITS > (keys, root + 1);
+    if (slot < 0) {
+      atomicAdd (&p.holes_size[root], __popc (peers));
+      if (edges & peers)
+        atomicOr (&p.holes_size[root], HOLE_OPEN);
+      continue;
+    }
+    atomicAdd (&sizes[slot], __popc (peers));
+    if (edges & peers)
+      open[slot] = 1;
+  }
+  __syncthreads ();
+
+  for (int s = threadIdx.x; s < STATS_SLOTS; s += STATS_THREADS) {
+    uint32_t root = keys[s] - 1;
+
+    if (!keys[s])
+      continue;
+    atomicAdd (&p.holes_size[root], sizes[s]);
+    if (open[s])
       atomicOr (&p.holes_size[root], HOLE_OPEN);
   }
-  /* one atomic per root in the warp */
-  peers = __match_any_sync (active, root);
-  if (root != UINT32_MAX && (__ffs (peers) - 1) == (int) (threadIdx.x & 31))
-    atomicAdd (&p.holes_size[root], __popc (peers));
 }
 
 /* The background component around region @a, or UINT32_MAX when the
@@ -1425,36 +1880,77 @@ holes_around (const LabelArgs & p, const LabelAccum & a)
   return p.holes_parent[a.root - p.width];
 }
 
-/* B2. From each component's root pixel, its size up the tree. */
-__global__ void
-holes_walk_kernel (LabelArgs p)
+/* Whether the background component @hole lies in a region: not
+ * UINT32_MAX, and off the image's edge. */
+__device__ __forceinline__ bool
+holes_closed (const LabelArgs & p, uint32_t hole)
 {
-  int x = blockIdx.x * blockDim.x + threadIdx.x;
-  int y = blockIdx.y * blockDim.y + threadIdx.y;
-  uint32_t i, q, size, hole;
+  return hole != UINT32_MAX && !(p.holes_size[hole] & HOLE_OPEN);
+}
 
-  if (x >= p.width || y >= p.height)
-    return;
-  i = (uint32_t) y * p.width + x;
-  q = p.parent[i];
-  if (q != LABEL_BACKGROUND && (q & LABEL_ID_FLAG)) {
-    const LabelAccum & a = p.regions[(q & ~LABEL_ID_FLAG) - 1];
-
-    size = a.area;
-    hole = holes_around (p, a);
-  } else if (q == LABEL_BACKGROUND && p.holes_parent[i] == i) {
-    size = p.holes_size[i] & ~HOLE_OPEN;
-    hole = i;
-  } else {
-    return;
-  }
-  while (hole != UINT32_MAX && !(p.holes_size[hole] & HOLE_OPEN)) {
-    uint32_t id = pixel_id (p.parent, hole - p.width);
+/* @size pixels into region @id and each region above it. */
+__device__ void
+holes_add (const LabelArgs & p, uint32_t id, uint32_t size)
+{
+  for (;;) {
     LabelAccum *a = &p.regions[id - 1];
+    uint32_t hole;
 
     atomicAdd (&a->area_filled, size);
     hole = holes_around (p, *a);
+    if (!holes_closed (p, hole))
+      return;
+    id = pixel_id (p.parent, hole - p.width);
   }
+}
+
+/* B2. From each component's root pixel, its size up the tree: the
+ * components whose roots lie in a tile sum their sizes by the first
+ * region they add to, and each sum goes up from there. */
+__global__ void
+holes_walk_kernel (LabelArgs p)
+{
+  __shared__ uint32_t keys[STATS_SLOTS], sizes[STATS_SLOTS];
+  int x0 = blockIdx.x * STATS_TILE_W, y0 = blockIdx.y * STATS_TILE_H;
+
+  for (int s = threadIdx.x; s < STATS_SLOTS; s += STATS_THREADS)
+    keys[s] = sizes[s] = 0;
+  __syncthreads ();
+
+  for (int k = threadIdx.x; k < STATS_TILE_W * STATS_TILE_H;
+      k += STATS_THREADS) {
+    int x = x0 + k % STATS_TILE_W, y = y0 + k / STATS_TILE_W, slot;
+    uint32_t i, q, size, hole, id;
+
+    if (x >= p.width || y >= p.height)
+      continue;
+    i = (uint32_t) y * p.width + x;
+    q = p.parent[i];
+    if (q != LABEL_BACKGROUND && (q & LABEL_ID_FLAG)) {
+      const LabelAccum & a = p.regions[(q & ~LABEL_ID_FLAG) - 1];
+
+      size = a.area;
+      hole = holes_around (p, a);
+    } else if (q == LABEL_BACKGROUND && p.holes_parent[i] == i) {
+      size = p.holes_size[i] & ~HOLE_OPEN;
+      hole = i;
+    } else {
+      continue;
+    }
+    if (!holes_closed (p, hole))
+      continue;
+    id = pixel_id (p.parent, hole - p.width);
+    slot = tile_slot < STATS_SLOT_BITS > (keys, id);
+    if (slot < 0)
+      holes_add (p, id, size);
+    else
+      atomicAdd (&sizes[slot], size);
+  }
+  __syncthreads ();
+
+  for (int s = threadIdx.x; s < STATS_SLOTS; s += STATS_THREADS)
+    if (keys[s])
+      holes_add (p, keys[s], sizes[s]);
 }
 
 template < typename T > static void
@@ -1496,8 +1992,9 @@ cip_label (const CipImage * mask, const CipImage * intensity,
   LabelArgs p;
   CipStatus status;
   uint32_t n_pixel_blocks, n_region_blocks, region_grid, max_regions;
+  uint32_t tall_capacity;
   void *parent, *offsets, *regions, *counters, *hulls = NULL, *holes = NULL;
-  dim3 tiles, pixels;
+  dim3 tiles, pixels, stats_tiles;
   cudaStream_t s;
 
   if (stream == NULL ||
@@ -1537,13 +2034,15 @@ cip_label (const CipImage * mask, const CipImage * intensity,
         (size_t) max_regions * sizeof (LabelAccum), &regions);
   if (status == CIP_OK)
     status = cip_cuda_scratch (stream, CIP_SCRATCH_LABEL_EXTRA,
-        5 * sizeof (uint32_t), &counters);
+        6 * sizeof (uint32_t), &counters);
   /* The rows of all boxes are at most the pixels: a region has a pixel in
-   * every row of its box. */
+   * every row of its box, so the tall ones are at most a pixel in
+   * HULL_THREAD_ROWS + 1. */
+  tall_capacity = p.n_pixels / (HULL_THREAD_ROWS + 1) + 1;
   if (status == CIP_OK && (p.statistics & CIP_LABEL_CONVEX))
     status = cip_cuda_scratch (stream, CIP_SCRATCH_LABEL_HULLS,
         (n_region_blocks + 6 * (size_t) p.n_pixels +
-            2 * (size_t) max_regions + p.n_pixels / HULL_TALL_ROWS + 1) *
+            2 * (size_t) max_regions + tall_capacity) *
         sizeof (uint32_t), &hulls);
   if (status == CIP_OK && (p.statistics & CIP_LABEL_FILLED))
     status = cip_cuda_scratch (stream, CIP_SCRATCH_LABEL_HOLES,
@@ -1584,11 +2083,16 @@ cip_label (const CipImage * mask, const CipImage * intensity,
   p.chains = hulls ? p.row_last + p.n_pixels : NULL;
   p.tall_regions = hulls ? p.chains + 4 * (size_t) p.n_pixels +
       2 * (size_t) max_regions : NULL;
+  p.tall_capacity = tall_capacity;
   p.holes_parent = (uint32_t *) holes;
   p.holes_size = holes ? p.holes_parent + p.n_pixels : NULL;
 
   tiles = dim3 (CIP_DIV_UP (p.width, TILE_SIZE),
       CIP_DIV_UP (p.height, TILE_SIZE));
+  stats_tiles = dim3 (CIP_DIV_UP (p.width, STATS_TILE_W),
+      CIP_DIV_UP (p.height, STATS_TILE_H));
+  pixels = dim3 (CIP_DIV_UP (p.width, CIP_BLOCK_X),
+      CIP_DIV_UP (p.height, CIP_BLOCK_Y));
   local_kernel <<<tiles, dim3 (32, TILE_WARPS), 0, s >>> (p);
   CIP_CUDA_TRY_LAUNCH (stream, "label local kernel");
   border_kernel <<<tiles, BORDER_WARPS * 32, 0, s >>> (p);
@@ -1599,13 +2103,10 @@ cip_label (const CipImage * mask, const CipImage * intensity,
       dst != NULL && !p.filter, s);
   CIP_CUDA_TRY_LAUNCH (stream, "label stats kernel");
   if (p.statistics & CIP_LABEL_CONTOURS) {
-    contours_kernel <<<dim3 (CIP_DIV_UP (p.width + 1, CONTOUR_TILE_W),
-            CIP_DIV_UP (p.height + 1, CONTOUR_TILE_H)),
-        dim3 (CONTOUR_TILE_W, CONTOUR_TILE_H), 0, s >>> (p);
+    contours_kernel <<<stats_tiles, STATS_THREADS, 0, s >>> (p);
     CIP_CUDA_TRY_LAUNCH (stream, "label contours kernel");
   }
-  pixels = dim3 (CIP_DIV_UP (p.width, CIP_BLOCK_X),
-      CIP_DIV_UP (p.height, CIP_BLOCK_Y));
+
   if (p.statistics & CIP_LABEL_CONVEX) {
     hull_count_kernel <<<region_grid, REGION_THREADS, 0, s >>> (p,
         n_region_blocks);
@@ -1616,11 +2117,13 @@ cip_label (const CipImage * mask, const CipImage * intensity,
     hull_place_kernel <<<region_grid, REGION_THREADS, 0, s >>> (p,
         n_region_blocks);
     CIP_CUDA_TRY_LAUNCH (stream, "label hull place kernel");
-    hull_ends_kernel <<<pixels, cip_block_2d (), 0, s >>> (p);
+    hull_ends_kernel <<<dim3 (CIP_DIV_UP (p.width, HULL_ENDS_SPAN),
+            CIP_DIV_UP (p.height, HULL_ENDS_WARPS)), HULL_ENDS_WARPS * 32, 0,
+        s >>> (p);
     CIP_CUDA_TRY_LAUNCH (stream, "label hull ends kernel");
     hull_kernel <<<region_grid, REGION_THREADS, 0, s >>> (p);
     CIP_CUDA_TRY_LAUNCH (stream, "label hull kernel");
-    hull_tall_kernel <<<stream->sm_count * 4, REGION_THREADS, 0, s >>> (p);
+    hull_tall_kernel <<<stream->sm_count * 2, HULL_THREADS, 0, s >>> (p);
     CIP_CUDA_TRY_LAUNCH (stream, "label tall hull kernel");
   }
   if (p.statistics & CIP_LABEL_FILLED) {
@@ -1634,9 +2137,9 @@ cip_label (const CipImage * mask, const CipImage * intensity,
     CIP_CUDA_TRY_LAUNCH (stream, "label background local kernel");
     border_kernel <<<tiles, BORDER_WARPS * 32, 0, s >>> (b);
     CIP_CUDA_TRY_LAUNCH (stream, "label background border kernel");
-    holes_size_kernel <<<pixels, cip_block_2d (), 0, s >>> (p);
+    holes_size_kernel <<<stats_tiles, STATS_THREADS, 0, s >>> (p);
     CIP_CUDA_TRY_LAUNCH (stream, "label holes size kernel");
-    holes_walk_kernel <<<pixels, cip_block_2d (), 0, s >>> (p);
+    holes_walk_kernel <<<stats_tiles, STATS_THREADS, 0, s >>> (p);
     CIP_CUDA_TRY_LAUNCH (stream, "label holes walk kernel");
   }
   if (p.filter) {

@@ -13,7 +13,8 @@
  * shapes (spirals, combs, a snake, checkerboards, one-pixel regions),
  * random masks, both connectivities, min_area, intensity (GRAY8 or
  * GRAY16: 16-bit frames and their Otsu masks, sums past 32 bits) or not,
- * short tables and odd layouts.
+ * short tables and odd layouts, and masks that load the optional
+ * statistics' passes (test_hard_statistics).
  *
  * Exits with 77 (skipped) where no CUDA device is usable. */
 
@@ -85,6 +86,8 @@ check_columns (const double *got, const double *want,
 /* Calls of check_label(): they cycle through the 32 sets of optional
  * statistics (CipLabelStatistics' five bits). */
 static guint check_calls;
+/* When not negative, the statistics every check_label() gathers. */
+static gint forced_statistics = -1;
 
 /* Runs cip_label and its reference and compares everything.  @mask and
  * @intensity are uploaded; @dst may be NULL. */
@@ -93,7 +96,9 @@ check_label (CipTestDeviceImage * mask, CipTestDeviceImage * intensity,
     int connectivity, guint32 min_area, CipTestDeviceImage * dst,
     guint32 capacity, const char *what)
 {
-  CipLabelParams params = { connectivity, min_area, check_calls % 32 };
+  CipLabelParams params = { connectivity, min_area,
+    forced_statistics >= 0 ? (guint) forced_statistics : check_calls % 32
+  };
   size_t table_bytes = (capacity + 1) * sizeof (CipRegion);
   CipRegion *want = g_malloc (table_bytes);
   guint32 want_count = 0;
@@ -448,6 +453,102 @@ test_intensity16_extremes (void)
   }
 }
 
+/* Masks that load the optional statistics' passes, every statistic
+ * gathered: one region across a random frame (the hull of a block's
+ * threads, tile sums of its perimeter, Euler number and background), a
+ * region full of holes, a region across a frame taller than a block's
+ * shared memory holds the chains of, stripes across the frame (more tall
+ * regions than blocks), stripes broken into hundreds of rows (warps with
+ * chains in global memory), scalloped sides (chains whose merges drop
+ * most of their points), a disc (a hull of many vertices). */
+typedef enum
+{
+  HARD_RANDOM, HARD_HOLES, HARD_TALL, HARD_STRIPES, HARD_BROKEN_STRIPES,
+  HARD_SCALLOPS, HARD_DISC
+} HardMask;
+
+static gboolean
+hard_pixel (HardMask kind, int x, int y, int w, int h, guint8 v)
+{
+  switch (kind) {
+    case HARD_RANDOM:
+      return v < 128;
+    case HARD_HOLES:
+      /* 30% background inside a frame: holes of every size, regions in
+       * some */
+      return x < 2 || y < 2 || x >= w - 2 || y >= h - 2 || v >= 77;
+    case HARD_TALL:
+      /* a column and a diagonal down the frame, and noise */
+      return x < 2 || ABS (x - (gint64) y * (w - 1) / (h - 1)) < 2 ||
+          v < 60;
+    case HARD_STRIPES:
+      return x % 2 == 0;
+    case HARD_BROKEN_STRIPES:
+      return x % 2 == 0 && (y + 37 * x) % 311 != 0;
+    case HARD_SCALLOPS:{
+      /* cups of periods 9, 33, 65 and 301 rows down both sides */
+      static const int periods[] = { 9, 33, 65, 301 };
+      int period = periods[MIN (4 * y / h, 3)], half = period / 2;
+      int d = y % period - half, cup = 1 + (w / 4) * d * d / (half * half);
+
+      return x >= cup && x < w - cup;
+    }
+    case HARD_DISC:{
+      gint64 r = MIN (w, h) / 2 - 1, dx = x - w / 2, dy = y - h / 2;
+
+      return dx * dx + dy * dy <= r * r;
+    }
+  }
+  g_assert_not_reached ();
+}
+
+static void
+test_hard_statistics (void)
+{
+  static const struct
+  {
+    HardMask kind;
+    int w, h;
+    const char *name;
+  } cases[] = {
+    {HARD_RANDOM, 1920, 1080, "random"},
+    {HARD_RANDOM, 3840, 2160, "random"},
+    {HARD_HOLES, 1920, 1080, "holes"},
+    {HARD_TALL, 700, 5000, "tall"},
+    {HARD_STRIPES, 1920, 1080, "stripes"},
+    {HARD_BROKEN_STRIPES, 1001, 999, "broken stripes"},
+    {HARD_SCALLOPS, 600, 400, "scallops"},
+    {HARD_SCALLOPS, 1500, 2200, "scallops"},
+    {HARD_DISC, 2000, 2000, "disc"},
+  };
+
+  forced_statistics = CIP_LABEL_MOMENTS | CIP_LABEL_INTENSITY_RANGE |
+      CIP_LABEL_CONTOURS | CIP_LABEL_CONVEX | CIP_LABEL_FILLED;
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++) {
+    int w = cases[c].w, h = cases[c].h;
+    CipTestDeviceImage *mask;
+    CipImage *m;
+
+    if (cip_test_size_skipped (w, h))
+      continue;
+    mask = cip_test_device_image_new (w, h, CIP_FORMAT_GRAY8,
+        cip_test_layouts[c % cip_test_n_layouts], 700 + c);
+    m = &mask->host_img;
+    for (int y = 0; y < h; y++) {
+      guint8 *row = (guint8 *) m->data + (size_t) y * m->stride;
+
+      for (int x = 0; x < w; x++)
+        row[x] = hard_pixel (cases[c].kind, x, y, w, h, row[x]) ? 255 : 0;
+    }
+    cip_test_device_image_upload (mask);
+    for (int conn = 4; conn <= 8; conn += 4)
+      check_label (mask, NULL, conn, 0, NULL, full_capacity (mask),
+          cases[c].name);
+    cip_test_device_image_free (mask);
+  }
+  forced_statistics = -1;
+}
+
 static void
 test_invalid_arguments (void)
 {
@@ -532,6 +633,7 @@ main (int argc, char **argv)
   g_test_add_func ("/kernels/label/layouts", test_layouts);
   g_test_add_func ("/kernels/label/densities", test_densities);
   g_test_add_func ("/kernels/label/shapes", test_shapes);
+  g_test_add_func ("/kernels/label/hard-statistics", test_hard_statistics);
   result = g_test_run ();
 
   cip_host_free (table_regions, cip_test_stream);
