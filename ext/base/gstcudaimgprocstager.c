@@ -97,12 +97,13 @@ helpers_new (gpointer unused)
   GError *error = NULL;
   GThreadPool *pool = g_thread_pool_new (help, NULL, n_threads, TRUE, &error);
 
-  if (pool == NULL || error) {
+  if (pool == NULL) {
     GST_WARNING ("no helper threads for the uploads: %s",
         error ? error->message : "unknown error");
     g_clear_error (&error);
     return NULL;
   }
+  g_clear_error (&error);
   GST_DEBUG ("%u helper threads for the uploads", n_threads);
   return pool;
 }
@@ -475,8 +476,10 @@ gst_cuda_imgproc_stager_upload (GstCudaImgprocStager * stager,
   row_bytes = src->format == CIP_FORMAT_YUYV || src->format == CIP_FORMAT_UYVY
       ? (gsize) cip_packed_row_bytes (src->width) : (gsize) src->width *
       cip_format_bytes_per_pixel (src->format);
+  /* a stride that ends at the last pixel instead (a video meta's of
+   * 2 x width): the plain copy takes it */
   if (src->stride < row_bytes || dst->stride < row_bytes)
-    return CIP_ERROR_INVALID_ARGUMENT;
+    return stager->ops->copy (src, dst, stager->stream);
   rows_per_chunk = CLAMP (CHUNK_BYTES / row_bytes, 1, (gsize) src->height);
   n_chunks = (src->height + rows_per_chunk - 1) / rows_per_chunk;
   status = ensure_staging (stager, rows_per_chunk * row_bytes, n_chunks);
