@@ -405,26 +405,37 @@ found:
 
 gboolean
 gst_cuda_imgproc_frame_pin_recurring (GstVideoFrame * frame,
-    GstCudaImgprocDevice * device)
+    GstCudaImgprocDevice * device, gboolean * page_locked)
 {
   GstMiniObject *memory;
-  gboolean pinned = FALSE;
+  gboolean pinned = FALSE, locked;
   gpointer mark;
   void *address;
 
-  if (gst_buffer_n_memory (frame->buffer) != 1)
+  if (gst_buffer_n_memory (frame->buffer) != 1) {
+    if (page_locked)
+      *page_locked = cip_host_device_address (frame->map[0].data, &address);
     return FALSE;
+  }
   memory = GST_MINI_OBJECT (gst_buffer_peek_memory (frame->buffer, 0));
 
   g_mutex_lock (&registration_lock);
   mark = gst_mini_object_get_qdata (memory, host_registration_quark ());
-  if (mark == memory_seen_once)
-    pinned = host_register_locked (memory, frame, device);
-  else if (mark == NULL)
+  if (mark == memory_seen_once) {
+    pinned = locked = host_register_locked (memory, frame, device);
+  } else if (mark == NULL) {
+    /* the driver is asked once a memory */
+    locked = cip_host_device_address (frame->map[0].data, &address);
     gst_mini_object_set_qdata (memory, host_registration_quark (),
-        (gpointer) (cip_host_device_address (frame->map[0].data, &address) ?
-            memory_page_locked : memory_seen_once), NULL);
+        (gpointer) (locked ? memory_page_locked : memory_seen_once), NULL);
+  } else if (mark == memory_page_locked || mark == memory_not_system) {
+    locked = mark == memory_page_locked;
+  } else {
+    locked = ((HostRegistration *) mark)->host != NULL;
+  }
   g_mutex_unlock (&registration_lock);
+  if (page_locked)
+    *page_locked = locked;
   return pinned;
 }
 

@@ -69,9 +69,10 @@ gboolean gst_cuda_imgproc_frame_in_place (GstVideoFrame * frame,
  * staging; memory seen once is left as it is.  The registrations of the
  * process are bounded in number and bytes, and each is dropped when its
  * memory is freed.  With the context current; whether this call
- * page-locked it. */
+ * page-locked it, and in @page_locked (unless NULL) whether the memory
+ * is page-locked now, by its allocator or by us. */
 gboolean gst_cuda_imgproc_frame_pin_recurring (GstVideoFrame * frame,
-    GstCudaImgprocDevice * device);
+    GstCudaImgprocDevice * device, gboolean * page_locked);
 
 /* The planes of @out past the first: @in's, when both have one format, or
  * neutral chroma for a gray frame as YUV (@neutral).  On @stream when set

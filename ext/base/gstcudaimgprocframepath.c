@@ -310,16 +310,6 @@ chroma_on_device (GstCudaImgprocFramePath * path, gboolean src_on_device,
   return path->neutral_chroma ? dst_on_device : src_on_device || dst_on_device;
 }
 
-/* Memory neither page-locked by its allocator nor registered: the driver
- * would copy it through its own staging, one thread at a time. */
-static gboolean
-is_pageable (const CipImage * image)
-{
-  void *address;
-
-  return !cip_host_device_address (image->data, &address);
-}
-
 /* The frame of @entry on the element's stream.  Device frames are read and
  * written in place, once the input's writer is done with it; host frames
  * too with zero-copy where their memory allows (the input stays in the
@@ -350,7 +340,7 @@ compute_on_device (GstCudaImgprocFramePath * path,
       gst_cuda_imgproc_frame_in_place (in_frame, &src, &path->device);
   gboolean dst_in_place = !dst_on_device && path->in_place &&
       gst_cuda_imgproc_frame_in_place (out_frame, &dst, &path->device);
-  gboolean staged = FALSE;
+  gboolean staged = FALSE, page_locked;
   CipStatus status = CIP_OK;
 
   if (src_on_device)
@@ -358,9 +348,12 @@ compute_on_device (GstCudaImgprocFramePath * path,
         in_frame->buffer);
   else if (!src_in_place) {
     path->page_locked +=
-        gst_cuda_imgproc_frame_pin_recurring (in_frame, &path->device);
-    /* memory that came back is page-locked by now: copied as it is */
-    staged = path->stager && is_pageable (&src);
+        gst_cuda_imgproc_frame_pin_recurring (in_frame, &path->device,
+        &page_locked);
+    /* page-locked memory (ours, or one that came back) is copied as it
+     * is; pageable memory the driver would copy through its own staging,
+     * one thread at a time */
+    staged = path->stager && !page_locked;
     status = staged ? gst_cuda_imgproc_stager_upload (path->stager, &src,
         upload) : cip_copy (&src, upload, stream);
   }
@@ -374,7 +367,7 @@ compute_on_device (GstCudaImgprocFramePath * path,
     status = klass->process (filter, &entry->frame);
   if (status == CIP_OK && !dst_on_device && !dst_in_place) {
     path->page_locked +=
-        gst_cuda_imgproc_frame_pin_recurring (out_frame, &path->device);
+        gst_cuda_imgproc_frame_pin_recurring (out_frame, &path->device, NULL);
     status = cip_copy (&path->download, &dst, stream);
   }
   if (status == CIP_OK && chroma_on_device (path, src_on_device, dst_on_device))
