@@ -112,14 +112,69 @@ gray_kernel_bytes (GrayParams p)
   }
 }
 
+/* Byte @i of the little-endian words @w. */
+__device__ __forceinline__ uint32_t
+byte_of_words (const uint32_t * w, int i)
+{
+  return (w[i / 4] >> (8 * (i % 4))) & 0xff;
+}
+
+/* Three-byte pixels (RGB, BGR): a thread's CIP_UNIT pixels are 48 bytes,
+ * three 16-byte loads, rather than a byte load per channel; red at byte
+ * @r_at of a pixel, blue at 2 - @r_at. */
+template < CipGrayMethod method, int r_at >
+__global__ void
+gray_kernel_packed3 (GrayParams p)
+{
+  int y = blockIdx.y;
+  int x0 = blockIdx.x * CIP_ROW_SPAN + threadIdx.x * CIP_UNIT;
+  const uint8_t *__restrict__ in = p.src + y * p.src_stride;
+  uint8_t *out = p.dst + y * p.dst_stride;
+  uint8_t v[CIP_UNIT];
+
+  if (x0 >= p.width)
+    return;
+
+  if (x0 + CIP_UNIT <= p.width) {
+    const uint4 *q = (const uint4 *) (in + (size_t) x0 * 3);
+    uint4 a = q[0], b = q[1], c = q[2];
+    const uint32_t w[12] = { a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w,
+      c.x, c.y, c.z, c.w
+    };
+
+#pragma unroll
+    for (int i = 0; i < CIP_UNIT; i++)
+      v[i] = cip_gray_pixel (byte_of_words (w, 3 * i + r_at),
+          byte_of_words (w, 3 * i + 1), byte_of_words (w, 3 * i + 2 - r_at),
+          method);
+  } else {
+    for (int i = 0; i < CIP_UNIT && x0 + i < p.width; i++) {
+      const uint8_t *px = in + (size_t) (x0 + i) * 3;
+
+      v[i] = cip_gray_pixel (px[r_at], px[1], px[2 - r_at], method);
+    }
+  }
+
+#pragma unroll
+  for (int k = 0; k < CIP_UNIT; k += 4)
+    cip_store4 (out, x0 + k, p.width, p.dst_aligned,
+        make_uchar4 (v[k], v[k + 1], v[k + 2], v[k + 3]));
+}
+
 template < CipGrayMethod method >
 static CipStatus
-launch_gray (const GrayParams & p, bool packed4, CipStream * stream)
+launch_gray (const GrayParams & p, bool packed, CipStream * stream)
 {
   dim3 grid (cip_row_segments (p.width), p.height);
 
-  if (packed4)
+  if (packed && p.layout.bytes_per_pixel == 4)
     gray_kernel_packed4 < method > <<<grid, CIP_ROW_THREADS, 0,
+        stream->stream >>> (p);
+  else if (packed && p.layout.r == 0)
+    gray_kernel_packed3 < method, 0 > <<<grid, CIP_ROW_THREADS, 0,
+        stream->stream >>> (p);
+  else if (packed)
+    gray_kernel_packed3 < method, 2 > <<<grid, CIP_ROW_THREADS, 0,
         stream->stream >>> (p);
   else
     gray_kernel_bytes < method > <<<grid, CIP_ROW_THREADS, 0,
@@ -270,7 +325,7 @@ cip_gray (const CipImage * src, CipImage * dst, CipGrayMethod method,
     CipStream * stream)
 {
   GrayParams p;
-  bool packed4;
+  bool packed;
 
   if (stream == NULL || cip_check_gray_pair (src, dst) != CIP_OK ||
       cip_check_gray_method (method) != CIP_OK)
@@ -289,17 +344,21 @@ cip_gray (const CipImage * src, CipImage * dst, CipGrayMethod method,
   p.height = src->height;
   p.layout = cip_format_layout (src->format);
   p.dst_aligned = cip_rows_aligned (dst, 4);
-  packed4 = p.layout.bytes_per_pixel == 4 && cip_rows_aligned (src, 16);
+  /* whole 16-byte loads where the rows allow them; three-byte pixels
+   * in the two orders that exist (RGB, BGR: green in the middle) */
+  packed = cip_rows_aligned (src, 16) &&
+      (p.layout.bytes_per_pixel == 4 || (p.layout.bytes_per_pixel == 3 &&
+          p.layout.g == 1 && (p.layout.r == 0 || p.layout.r == 2)));
 
   switch (method) {
     case CIP_GRAY_BT601:
-      return launch_gray < CIP_GRAY_BT601 > (p, packed4, stream);
+      return launch_gray < CIP_GRAY_BT601 > (p, packed, stream);
     case CIP_GRAY_BT709:
-      return launch_gray < CIP_GRAY_BT709 > (p, packed4, stream);
+      return launch_gray < CIP_GRAY_BT709 > (p, packed, stream);
     case CIP_GRAY_LUMINOSITY:
-      return launch_gray < CIP_GRAY_LUMINOSITY > (p, packed4, stream);
+      return launch_gray < CIP_GRAY_LUMINOSITY > (p, packed, stream);
     case CIP_GRAY_AVERAGE:
-      return launch_gray < CIP_GRAY_AVERAGE > (p, packed4, stream);
+      return launch_gray < CIP_GRAY_AVERAGE > (p, packed, stream);
   }
   return CIP_ERROR_INVALID_ARGUMENT;
 }

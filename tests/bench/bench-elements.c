@@ -876,6 +876,9 @@ static const Case stream_cases[] = {
   {"cudagray ! cudaequalize ! cudaotsu, pageable system memory, seen once",
         "RGBA", SOURCE_PAGEABLE_ONCE,
       "cudagray ! cudaequalize ! cudaotsu ! video/x-raw", NULL},
+  {"imagefreeze ! cudagray ! cudaequalize ! cudaotsu, one pageable frame",
+      "RGBA", SOURCE_PAGEABLE, "imagefreeze name=freeze ! cudagray ! "
+        "cudaequalize ! cudaotsu ! video/x-raw", NULL, 0, NULL, TRUE},
   {"nvh264dec ! cudagray ! cudaequalize ! cudaotsu, CUDA memory out", "NV12",
       SOURCE_H264, "cudagray ! cudaequalize ! cudaotsu ! "
         "video/x-raw(memory:CUDAMemory)", NULL},
@@ -890,6 +893,10 @@ static const Case cpu_stream_cases[] = {
   {"cudagray ! cudaequalize ! cudaotsu backend=cpu, seen once", "RGBA",
       SOURCE_PAGEABLE_ONCE, "cudagray backend=%s ! cudaequalize backend=%s ! "
         "cudaotsu backend=%s ! video/x-raw", "cpu"},
+  {"imagefreeze ! cudagray ! cudaequalize ! cudaotsu backend=cpu", "RGBA",
+        SOURCE_PAGEABLE, "imagefreeze name=freeze ! cudagray backend=%s ! "
+        "cudaequalize backend=%s ! cudaotsu backend=%s ! video/x-raw", "cpu",
+      0, NULL, TRUE},
 };
 
 /* The --streams table: 1080p frames (an eighth of the size with @quick),
@@ -914,7 +921,8 @@ run_stream_table (const gchar * counts, const gchar * only, gboolean quick,
     /* nvh264dec decodes on one device whatever the pipeline's context:
      * left out when the pipelines are spread */
     if ((only && !strstr (c->name, only)) ||
-        (c->memory == SOURCE_H264 && (clip_path == NULL || n_devices > 1)))
+        (c->memory == SOURCE_H264 && (clip_path == NULL || n_devices > 1)) ||
+        (c->one_frame && !have_element ("imagefreeze")))
       continue;
     for (k = 0; list[k]; k++) {
       guint n = (guint) g_ascii_strtoull (list[k], NULL, 10);
