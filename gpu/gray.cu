@@ -157,8 +157,9 @@ gray_kernel_packed3 (GrayParams p)
 
 #pragma unroll
   for (int k = 0; k < CIP_UNIT; k += 4)
-    cip_store4 (out, x0 + k, p.width, p.dst_aligned,
-        make_uchar4 (v[k], v[k + 1], v[k + 2], v[k + 3]));
+    if (x0 + k < p.width)
+      cip_store4 (out, x0 + k, p.width, p.dst_aligned,
+          make_uchar4 (v[k], v[k + 1], v[k + 2], v[k + 3]));
 }
 
 template < CipGrayMethod method >
