@@ -65,8 +65,16 @@ struct _CipStream
   uint8_t *table;               /* CIP_HIST_BINS entries */
   CipScratch scratch[CIP_N_SCRATCH];
   /* The image size (pixels) whose layout CIP_SCRATCH_TRACK holds, its
-   * pair table clear; 0: to be cleared before use. */
+   * pair table clear; 0: to be cleared before use (and while a frame is
+   * half tracked: counted by a labelling, not yet numbered). */
   uint64_t track_pixels;
+  /* The turn of the next frame's numbering pass (gpu/track.cu), and the
+   * label images whose overlaps the last labelling counted for it (NULL:
+   * none), their size and stride. */
+  unsigned track_turn;
+  const uint32_t *track_counted, *track_counted_prev;
+  int track_counted_width, track_counted_height;
+  size_t track_counted_stride;
   CipMemoryStats *stats;        /* the owner's counters, or NULL */
   char error[256];
 };
@@ -308,6 +316,54 @@ cip_store16 (uint8_t * __restrict__ row, int x, int width, bool aligned,
       if (x + i < width)
         row[x + i] = u.b[i];
   }
+}
+
+/* Look-back states of chunks counted in parallel: a chunk's count with,
+ * above it, whether that count is its own or includes every chunk before
+ * it.  Zero means not yet published. */
+#define CIP_CHUNK_OWN (1ull << 32)
+#define CIP_CHUNK_PREFIX (2ull << 32)
+
+/* The counts of the chunks before @chunk, by decoupled look-back (Merrill
+ * and Garland 2016), called by a whole warp: it publishes @own, then sums
+ * its predecessors' counts, 32 at a time, back to the nearest one that
+ * includes all before it.  Chunks must be numbered in the order their
+ * blocks start, so that every chunk waited on belongs to a block already
+ * running that has published its own count first. */
+static __device__ uint32_t
+cip_chunk_lookback (unsigned long long *states, uint32_t chunk, uint32_t own)
+{
+  volatile unsigned long long *v = states;
+  int lane = threadIdx.x & 31;
+  uint32_t before = 0;
+  int64_t end = chunk;
+
+  if (lane == 0)
+    v[chunk] = (chunk == 0 ? CIP_CHUNK_PREFIX : CIP_CHUNK_OWN) | own;
+  while (end > 0) {
+    int64_t i = end - 1 - lane;
+    unsigned long long state;
+    uint32_t prefixes, count;
+
+    do
+      state = i >= 0 ? v[i] : CIP_CHUNK_PREFIX;
+    while (__any_sync (0xffffffffu, state == 0));
+
+    /* Lanes up to the nearest prefix count; lane 0 is the nearest chunk. */
+    prefixes = __ballot_sync (0xffffffffu, state >= CIP_CHUNK_PREFIX);
+    count = (uint32_t) state;
+    if (prefixes && lane > __ffs (prefixes) - 1)
+      count = 0;
+    for (int d = 16; d > 0; d >>= 1)
+      count += __shfl_xor_sync (0xffffffffu, count, d);
+    before += count;
+    if (prefixes)
+      break;
+    end -= 32;
+  }
+  if (lane == 0 && chunk > 0)
+    v[chunk] = CIP_CHUNK_PREFIX | (before + own);
+  return before;
 }
 
 #endif /* __CIP_CUDA_CUH__ */

@@ -18,6 +18,32 @@
 #include "cip-pixel.h"
 #include "cip-regionprops.h"
 
+/* The words of a frame's tracking state: the number of its regions, and
+ * the next id to give after its own. */
+#define CIP_TRACK_STATE_WORDS 2
+#define CIP_TRACK_STATE_REGIONS 0
+#define CIP_TRACK_STATE_NEXT_ID 1
+
+/* One frame as tracking sees it, all where the backend computes (device
+ * memory for cip_track_frame(), host memory for the reference) but
+ * @column. */
+struct _CipTrackFrame
+{
+  /* its label image (cip_label()'s @labels): ids 1 .. n, 0 background,
+   * @stride elements from a row to the next */
+  const uint32_t *labels;
+  size_t stride;
+  /* the track id of each region, in label order: n words */
+  uint32_t *ids;
+  /* CIP_TRACK_STATE_WORDS words */
+  uint32_t *state;
+  /* When set, the ids of the first @column_capacity regions as float64
+   * as well: a column of cip_label()'s table (page-locked host memory
+   * for cip_track_frame()). */
+  double *column;
+  uint32_t column_capacity;
+};
+
 /* The largest id a GRAY16 label image holds; later ids saturate to it. */
 #define CIP_LABEL_GRAY16_MAX 65535u
 
@@ -123,6 +149,14 @@ cip_label_check (const CipImage * mask, const CipImage * intensity,
           dst->width != mask->width || dst->height != mask->height))
     return CIP_ERROR_INVALID_ARGUMENT;
   if (table->labels && table->labels_stride < (size_t) mask->width)
+    return CIP_ERROR_INVALID_ARGUMENT;
+  /* the overlaps are counted where @labels is written, from the previous
+   * frame's own label image */
+  if (table->track_prev && (table->labels == NULL ||
+          table->track_prev->labels == NULL ||
+          table->track_prev->state == NULL ||
+          table->track_prev->labels == table->labels ||
+          table->track_prev->stride != table->labels_stride))
     return CIP_ERROR_INVALID_ARGUMENT;
   return CIP_OK;
 }
@@ -414,32 +448,6 @@ cip_hull_region (uint32_t * first, uint32_t * last, uint32_t height,
 extern "C" {
 #endif
 
-/* The words of a frame's tracking state: the number of its regions, and
- * the next id to give after its own. */
-#define CIP_TRACK_STATE_WORDS 2
-#define CIP_TRACK_STATE_REGIONS 0
-#define CIP_TRACK_STATE_NEXT_ID 1
-
-/* One frame as tracking sees it, all where the backend computes (device
- * memory for cip_track_frame(), host memory for the reference) but
- * @column. */
-typedef struct
-{
-  /* its label image (cip_label()'s @labels): ids 1 .. n, 0 background,
-   * @stride elements from a row to the next */
-  const uint32_t *labels;
-  size_t stride;
-  /* the track id of each region, in label order: n words */
-  uint32_t *ids;
-  /* CIP_TRACK_STATE_WORDS words */
-  uint32_t *state;
-  /* When set, the ids of the first @column_capacity regions as float64
-   * as well: a column of cip_label()'s table (page-locked host memory
-   * for cip_track_frame()). */
-  double *column;
-  uint32_t column_capacity;
-} CipTrackFrame;
-
 /* The track ids of @frame's *@count regions (@count where the backend's
  * operations read it: cip_label()'s count) from @prev, the frame before
  * (its labels, ids and state are read), or, @prev NULL, as the first
@@ -450,7 +458,12 @@ typedef struct
  * kernels leave them out; a count is at most cip_label_max_regions
  * (width, height, 4), as any labelling's (the kernels take a larger one
  * as that).  Scratch memory lives in @stream and grows only with the
- * image. */
+ * image.
+ *
+ * When the last cip_label() on @stream wrote @frame's labels with @prev
+ * as its table's track_prev, it has counted the overlaps already (and
+ * *@count is its count): this is then one launch, that numbers the
+ * regions.  Any other sequence counts them here from both label images. */
 CipStatus cip_track_frame (const CipTrackFrame * prev,
     const CipTrackFrame * frame, const uint32_t * count, int width,
     int height, CipStream * stream);

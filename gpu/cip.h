@@ -109,6 +109,9 @@ typedef struct
  * need (histogram, lookup table, threshold), created once. */
 typedef struct _CipStream CipStream;
 
+/* A frame as tracking sees it: cip-label.h. */
+typedef struct _CipTrackFrame CipTrackFrame;
+
 /* Pixel layout. */
 int cip_format_bytes_per_pixel (CipFormat format);
 const char *cip_format_name (CipFormat format);
@@ -431,6 +434,13 @@ typedef struct
    * What cip_track_frame() reads (cip-label.h). */
   uint32_t *labels;
   size_t labels_stride;
+  /* With @labels: the frame before (cip-label.h), when this frame is to
+   * be tracked from it.  cip_label() then counts the overlaps of the two
+   * label images where it writes @labels, and cip_track_frame() of the
+   * same two frames, next on the stream, only numbers the regions;
+   * cip_ref_label() checks it and leaves the counting to
+   * cip_ref_track_frame().  Its labels have @labels_stride. */
+  const CipTrackFrame *track_prev;
 } CipRegionTable;
 
 /* The colour cip_label() paints region @label with (label > 0): distinct

@@ -46,6 +46,7 @@
 
 #include "cip-cuda.cuh"
 #include "cip-label.h"
+#include "cip-track.cuh"
 
 #define LABEL_BACKGROUND 0xffffffffu
 /* Set in a root's parent word once it holds the region's id. */
@@ -130,6 +131,9 @@ struct LabelArgs
   bool dst_aligned;
   uint32_t *labels;             /* the table's label image, or NULL */
   size_t labels_stride;
+  /* the table's track_prev: the pairs of labels counted where the stats
+   * pass reads the ids (cip-track.cuh); prev_labels NULL: none */
+  TrackCount track;
   int width;
   int height;
   uint32_t n_pixels;
@@ -144,20 +148,21 @@ struct LabelArgs
   uint32_t *region_offsets;     /* a word per REGION_THREADS regions */
   LabelAccum *regions;
   /* [0]: regions, [1]: regions kept, [2]: chunks the resolve pass has
-   * taken, [3]: rows of all regions' boxes, [4], [5]: regions listed for
-   * a warp's hull, for a block's */
+   * taken, [3]: rows of the regions' boxes placed, [4], [5]: regions
+   * listed for a warp's hull, for a block's, [6]: background components
+   * listed */
   uint32_t *counters;
-  /* CIP_LABEL_CONVEX: per region chunk, then its first row; per row of
-   * each region's box, its first and last column; the hulls' chains */
-  uint32_t *hull_chunks, *row_first, *row_last, *chains;
+  /* CIP_LABEL_CONVEX: per row of each region's box, its first and last
+   * column; the hulls' chains */
+  uint32_t *row_first, *row_last, *chains;
   /* regions taller than HULL_THREAD_ROWS: those up to HULL_WARP_ROWS
    * from the start, the others from the end of tall_capacity words */
   uint32_t *tall_regions;
   uint32_t tall_capacity;
-  /* CIP_LABEL_FILLED: the background's forest (8-connected), and per
+  /* CIP_LABEL_FILLED: the background's forest (8-connected), per
    * background root its size, with HOLE_OPEN when it touches the image's
-   * edge */
-  uint32_t *holes_parent, *holes_size;
+   * edge, and the roots */
+  uint32_t *holes_parent, *holes_size, *holes_roots;
   CipRegion *table;
   uint32_t capacity;
   uint32_t *count;
@@ -344,11 +349,15 @@ local_kernel (LabelArgs p)
       band) * 32 + lane;
 
   /* The resolve pass's look-back starts from nothing: this grid has a
-   * thread for every chunk: one per 32 pixels, a chunk per SCAN_CHUNK. */
+   * thread for every chunk: one per 32 pixels, a chunk per SCAN_CHUNK.
+   * The hull and holes passes' counters too: they run after this pass,
+   * the hulls before the background's. */
   if (t < p.n_chunks)
     p.chunk_states[t] = 0;
-  if (t == 0)
+  if (t == 0) {
     p.counters[2] = 0;
+    p.counters[3] = p.counters[4] = p.counters[5] = p.counters[6] = 0;
+  }
 
   /* All the band's loads in flight at once. */
   bool fg[BAND_ROWS];
@@ -459,54 +468,6 @@ border_kernel (LabelArgs p)
     union_global (p.parent, queue[k].x, queue[k].y);
 }
 
-/* Look-back states of the resolve pass's chunks: a chunk's count of roots
- * with, above it, whether that count is its own or includes every chunk
- * before it.  Zero means not yet published. */
-#define CHUNK_OWN (1ull << 32)
-#define CHUNK_PREFIX (2ull << 32)
-
-/* The number of roots in the chunks before @chunk, by decoupled look-back
- * (Merrill and Garland 2016), called by a whole warp: it publishes
- * @roots, then sums its predecessors' counts, 32 at a time, back to the
- * nearest one that includes all before it.  Chunks are numbered in the
- * order their blocks start, so every chunk waited on belongs to a block
- * already running. */
-__device__ uint32_t
-chunk_lookback (unsigned long long *states, uint32_t chunk, uint32_t roots)
-{
-  volatile unsigned long long *v = states;
-  int lane = threadIdx.x & 31;
-  uint32_t before = 0;
-  int64_t end = chunk;
-
-  if (lane == 0)
-    v[chunk] = (chunk == 0 ? CHUNK_PREFIX : CHUNK_OWN) | roots;
-  while (end > 0) {
-    int64_t i = end - 1 - lane;
-    unsigned long long state;
-    uint32_t prefixes, count;
-
-    do
-      state = i >= 0 ? v[i] : CHUNK_PREFIX;
-    while (__any_sync (FULL_WARP, state == 0));
-
-    /* Lanes up to the nearest prefix count; lane 0 is the nearest chunk. */
-    prefixes = __ballot_sync (FULL_WARP, state >= CHUNK_PREFIX);
-    count = (uint32_t) state;
-    if (prefixes && lane > __ffs (prefixes) - 1)
-      count = 0;
-    for (int d = 16; d > 0; d >>= 1)
-      count += __shfl_xor_sync (FULL_WARP, count, d);
-    before += count;
-    if (prefixes)
-      break;
-    end -= 32;
-  }
-  if (lane == 0 && chunk > 0)
-    v[chunk] = CHUNK_PREFIX | (before + roots);
-  return before;
-}
-
 /* 3. parent[i] := root of i, and the roots, in raster order, get ids
  * 1..N: parent[root] := id with LABEL_ID_FLAG, and their accumulators
  * start empty.  A block takes SCAN_CHUNK consecutive pixels, in the order
@@ -567,7 +528,7 @@ resolve_kernel (LabelArgs p)
     for (int w = 0; w < SCAN_WARPS; w++)
       roots += warp_roots[k][w];
   if (warp == 0) {
-    uint32_t before = chunk_lookback (p.chunk_states, chunk, roots);
+    uint32_t before = cip_chunk_lookback (p.chunk_states, chunk, roots);
 
     if (lane == 0) {
       before_shared = before;
@@ -827,8 +788,12 @@ static_assert ((unsigned long long) STATS_TILE_W * STATS_TILE_H * 65535 <=
  * w, w + 8, ...  Moments and the intensity range cost nothing when they
  * are not asked for, and the intensity's sample type T (uint8_t for
  * GRAY8, uint16_t for GRAY16) only its bit planes: they are template
- * arguments. */
-template < typename T, bool kMoments, bool kRange > __global__ void
+ * arguments.  With kTrack the pairs (id, the previous frame's label at
+ * the pixel) are counted too (cip-track.cuh), the previous label read
+ * only where there is a region: the ids here are the final ones or, with
+ * min_area, what the final ones are mapped from. */
+template < typename T, bool kMoments, bool kRange, bool kTrack >
+__global__ void
 stats_kernel (LabelArgs p, bool paint)
 {
   /* Positions from the tile's corner: every sum over a tile fits in 32
@@ -845,9 +810,19 @@ stats_kernel (LabelArgs p, bool paint)
   __shared__ uint32_t sum_xy[STATS_SLOTS_IF (kMoments)];
   __shared__ uint32_t min_intensity[STATS_SLOTS_IF (kRange)];
   __shared__ uint32_t max_intensity[STATS_SLOTS_IF (kRange)];
+  __shared__ unsigned long long pair_keys[TRACK_TILE_SLOTS_IF (kTrack)];
+  __shared__ uint32_t pair_counts[TRACK_TILE_SLOTS_IF (kTrack)];
   int x0 = blockIdx.x * STATS_TILE_W, y0 = blockIdx.y * STATS_TILE_H;
   int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  uint32_t n_prev = 0;
 
+  if (kTrack) {
+    /* every block, before any returns: a share of the clearing each */
+    track_clear_best (p.track, (blockIdx.y * gridDim.x + blockIdx.x) *
+        STATS_THREADS + threadIdx.x, gridDim.x * gridDim.y * STATS_THREADS);
+    track_tile_init (pair_keys, pair_counts);
+    n_prev = track_prev_regions (p.track);
+  }
   if (x0 >= p.width || y0 >= p.height)
     return;
 
@@ -868,7 +843,7 @@ stats_kernel (LabelArgs p, bool paint)
 
   for (int batch = warp; batch < STATS_SEGMENTS;
       batch += STATS_BATCH * STATS_WARPS) {
-    uint32_t ids[STATS_BATCH], values[STATS_BATCH];
+    uint32_t ids[STATS_BATCH], values[STATS_BATCH], prevs[STATS_BATCH];
 
     /* The batch's loads all in flight: parents, then the parents' ids,
      * then intensities. */
@@ -896,6 +871,8 @@ stats_kernel (LabelArgs p, bool paint)
 
       ids[b] &= ~LABEL_ID_FLAG;
       values[b] = ids[b] ? load_sample < T > (p, x, y) : 0;
+      prevs[b] = kTrack && ids[b] ?
+          p.track.prev_labels[(size_t) y * p.track.stride + x] : 0;
     }
 
 #pragma unroll
@@ -911,6 +888,9 @@ stats_kernel (LabelArgs p, bool paint)
       if (p.labels && !p.filter && x < p.width && y < p.height)
         p.labels[(size_t) y * p.labels_stride + x] = id;
 
+      if (kTrack)
+        track_tile_count (pair_keys, pair_counts, p.track, id,
+            prevs[b] <= n_prev ? prevs[b] : 0);
       peers = __match_any_sync (FULL_WARP, id);
       sum_value = peer_sample_sum < kBits > (peers, value);
       if (kRange) {
@@ -995,6 +975,8 @@ stats_kernel (LabelArgs p, bool paint)
     }
     accumulate_global < kMoments, kRange > (&p.regions[keys[s] - 1], g);
   }
+  if (kTrack)
+    track_tile_flush (pair_keys, pair_counts, p.track);
 }
 
 /* The slot of @key (not 0) in a shared hash table of 2^kBits keys,
@@ -1202,6 +1184,11 @@ finalize_kernel (LabelArgs p)
 
   if (blockIdx.x == 0 && threadIdx.x == 0)
     *p.count = p.filter ? p.counters[1] : n;
+  /* tracks: the ids counted are the final ones; with min_area, the paint
+   * pass maps them */
+  if (p.track.prev_labels && !p.filter)
+    track_best (p.track, n, blockIdx.x * blockDim.x + threadIdx.x,
+        gridDim.x * blockDim.x, TrackSameIds ());
 
   for (uint32_t chunk = blockIdx.x; chunk * REGION_THREADS < n;
       chunk += gridDim.x) {
@@ -1277,7 +1264,22 @@ finalize_kernel (LabelArgs p)
   }
 }
 
-/* 7. The label images (@dst, the table's) with the final ids. */
+/* Tracks with min_area: a counted id to its final id, 0 when dropped. */
+struct LabelFinalIds
+{
+  const LabelAccum *regions;
+
+  __host__ __device__ LabelFinalIds (const LabelAccum * r):regions (r)
+  {
+  }
+  __device__ uint32_t operator () (uint32_t id) const
+  {
+    return regions[id - 1].final_id;
+  }
+};
+
+/* 7. The label images (@dst, the table's) with the final ids; with tracks,
+ * the best step too (cip-track.cuh), once the final ids are known. */
 __global__ void
 paint_kernel (LabelArgs p)
 {
@@ -1285,6 +1287,13 @@ paint_kernel (LabelArgs p)
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   uint32_t id;
 
+  if (p.track.prev_labels) {
+    uint32_t threads = blockDim.x * blockDim.y;
+
+    track_best (p.track, p.counters[1], (blockIdx.y * gridDim.x +
+            blockIdx.x) * threads + threadIdx.y * blockDim.x + threadIdx.x,
+        gridDim.x * gridDim.y * threads, LabelFinalIds (p.regions));
+  }
   if (x >= p.width || y >= p.height)
     return;
 
@@ -1297,10 +1306,10 @@ paint_kernel (LabelArgs p)
 }
 
 /* Convex hulls (CIP_LABEL_CONVEX), after the statistics: the rows of every
- * region's box get consecutive places (H1, H2, H3), each region's first
- * and last column in each row of its box are found (H4), and each region's
- * hull is built from them as cip_hull_region() builds it, by a thread, a
- * warp or a block by its height (H5, H6). */
+ * region's box get places of their own (H1), each region's first and last
+ * column in each row of its box are found (H2), and each region's hull is
+ * built from them as cip_hull_region() builds it, by a thread, a warp or a
+ * block by its height (H3). */
 
 /* The rows of region @r's box. */
 __device__ __forceinline__ uint32_t
@@ -1309,53 +1318,7 @@ region_rows (const LabelArgs & p, uint32_t r)
   return p.regions[r].bottom - p.regions[r].root / p.width + 1;
 }
 
-/* H1. The rows of the boxes of each chunk of REGION_THREADS regions. */
-__global__ void
-hull_count_kernel (LabelArgs p, uint32_t n_chunks)
-{
-  __shared__ uint32_t warp_sums[32];
-
-  if (blockIdx.x == 0 && threadIdx.x == 0)
-    p.counters[4] = p.counters[5] = 0;
-  for (uint32_t chunk = blockIdx.x; chunk < n_chunks; chunk += gridDim.x) {
-    uint32_t r = chunk * REGION_THREADS + threadIdx.x, rows = 0, sum;
-
-    if (r < p.counters[0])
-      rows = region_rows (p, r);
-    sum = cip_block_inclusive_scan (rows, warp_sums);
-    if (threadIdx.x == REGION_THREADS - 1)
-      p.hull_chunks[chunk] = sum;
-    __syncthreads ();
-  }
-}
-
-/* H3. Each region's first row (after H2, offsets_kernel, turned the
- * chunks' rows into their offsets), and every row's ends cleared. */
-__global__ void
-hull_place_kernel (LabelArgs p, uint32_t n_chunks)
-{
-  __shared__ uint32_t warp_sums[32];
-  uint32_t total = p.counters[3];
-
-  for (uint32_t chunk = blockIdx.x; chunk < n_chunks; chunk += gridDim.x) {
-    uint32_t r = chunk * REGION_THREADS + threadIdx.x, rows = 0, sum;
-    bool region = r < p.counters[0];
-
-    if (region)
-      rows = region_rows (p, r);
-    sum = cip_block_inclusive_scan (rows, warp_sums);
-    if (region)
-      p.regions[r].hull_rows = p.hull_chunks[chunk] + sum - rows;
-    __syncthreads ();
-  }
-  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < total;
-      i += gridDim.x * blockDim.x) {
-    p.row_first[i] = UINT32_MAX;
-    p.row_last[i] = 0;
-  }
-}
-
-/* H4. Each region's first and last column in each row of its box.  A warp
+/* H2. Each region's first and last column in each row of its box.  A warp
  * takes HULL_ENDS_SPAN pixels of a row: each 32-pixel segment groups its
  * lanes by region (__match_any_sync), whose first and last lanes are the
  * region's ends there; the warp narrows them per region in a shared hash
@@ -1461,45 +1424,45 @@ warp_list (uint32_t * list, uint32_t * count, bool site, uint32_t entry,
     list[down ? capacity - 1 - k : k] = entry;
 }
 
-/* H5. The hulls of regions of up to HULL_THREAD_ROWS rows, a thread each,
- * in local memory: each push reads back the points just written, which
- * stay in L1 there, where in global memory they would come from L2.  The
- * taller regions are listed for H6, those of up to HULL_WARP_ROWS rows
- * from the list's start, the others from its end. */
+/* H1. Each warp's regions take consecutive places for the rows of their
+ * boxes, one atomic a warp (the places need not follow the regions'
+ * order), and clear them; the regions taller than HULL_THREAD_ROWS are
+ * listed for H3, those of up to HULL_WARP_ROWS rows from the list's start,
+ * the others from its end.  No pass over the regions' counts first, and
+ * no prefix sum. */
 __global__ void
-hull_kernel (LabelArgs p)
+hull_place_kernel (LabelArgs p)
 {
   uint32_t n = p.counters[0];
   int lane = threadIdx.x & 31;
 
-  /* whole warps, for the lists' ballots */
+  /* whole warps, for the ballots and shuffles */
   for (uint32_t r0 = (blockIdx.x * blockDim.x + threadIdx.x) & ~31u; r0 < n;
       r0 += gridDim.x * blockDim.x) {
-    uint32_t r = r0 + lane, rows = 0;
+    uint32_t r = r0 + lane, rows = 0, sum, total, base = 0;
 
     if (r < n)
       rows = region_rows (p, r);
+    sum = rows;
+    for (int d = 1; d < 32; d *= 2) {
+      uint32_t v = __shfl_up_sync (FULL_WARP, sum, d);
+
+      if (lane >= d)
+        sum += v;
+    }
+    total = __shfl_sync (FULL_WARP, sum, 31);
+    if (lane == 31)
+      base = atomicAdd (&p.counters[3], total);
+    base = __shfl_sync (FULL_WARP, base, 31);
+    if (r < n)
+      p.regions[r].hull_rows = base + sum - rows;
     warp_list (p.tall_regions, &p.counters[4], rows > HULL_THREAD_ROWS &&
         rows <= HULL_WARP_ROWS, r, false, p.tall_capacity, lane);
     warp_list (p.tall_regions, &p.counters[5], rows > HULL_WARP_ROWS, r,
         true, p.tall_capacity, lane);
-    if (rows == 0 || rows > HULL_THREAD_ROWS)
-      continue;
-    {
-      LabelAccum *a = &p.regions[r];
-      uint32_t first[HULL_THREAD_ROWS], last[HULL_THREAD_ROWS];
-      uint32_t chains[CIP_HULL_SCRATCH (HULL_THREAD_ROWS)], area;
-      uint64_t feret_sq4;
-      unsigned long long feret;
-
-      for (uint32_t k = 0; k < rows; k++) {
-        first[k] = p.row_first[a->hull_rows + k];
-        last[k] = p.row_last[a->hull_rows + k];
-      }
-      cip_hull_region (first, last, rows, chains, &area, &feret_sq4);
-      feret = feret_sq4;
-      a->area_convex = area;
-      a->feret_sq4 = feret;
+    for (uint32_t k = lane; k < total; k += 32) {
+      p.row_first[base + k] = UINT32_MAX;
+      p.row_last[base + k] = 0;
     }
   }
 }
@@ -1556,8 +1519,51 @@ hull_bridge (const uint32_t * a, uint32_t na, const uint32_t * b,
   *skip = nb - 1;
 }
 
-/* H6's groups of threads that build a hull together: a warp, or the
- * block (HULL_THREADS). */
+/* Within a warp: the minimum of @v over the lanes before this one
+ * (*@before) and over those after it (*@after), @none where there are
+ * none; returns the warp's. */
+__device__ __forceinline__ uint32_t
+warp_exclusive_min (uint32_t v, uint32_t none, uint32_t * before,
+    uint32_t * after)
+{
+  int lane = threadIdx.x & 31;
+  uint32_t fwd = v, bwd = v, f, b;
+
+  for (int d = 1; d < 32; d *= 2) {
+    f = __shfl_up_sync (FULL_WARP, fwd, d);
+    b = __shfl_down_sync (FULL_WARP, bwd, d);
+    if (lane >= d)
+      fwd = min (fwd, f);
+    if (lane + d < 32)
+      bwd = min (bwd, b);
+  }
+  f = __shfl_up_sync (FULL_WARP, fwd, 1);
+  b = __shfl_down_sync (FULL_WARP, bwd, 1);
+  *before = lane > 0 ? f : none;
+  *after = lane < 31 ? b : none;
+  return __shfl_sync (FULL_WARP, fwd, 31);
+}
+
+/* Within a warp: the sum of @v over the lanes before this one; the
+ * warp's in *@total. */
+__device__ __forceinline__ uint32_t
+warp_exclusive_sum (uint32_t v, uint32_t * total)
+{
+  int lane = threadIdx.x & 31;
+  uint32_t sum = v;
+
+  for (int d = 1; d < 32; d *= 2) {
+    uint32_t s = __shfl_up_sync (FULL_WARP, sum, d);
+
+    if (lane >= d)
+      sum += s;
+  }
+  *total = __shfl_sync (FULL_WARP, sum, 31);
+  return sum - v;
+}
+
+/* H3's groups of threads that build a hull together: a warp, or the
+ * block (HULL_THREADS).  Every thread of the group calls each member. */
 struct HullWarp
 {
   uint32_t rank;
@@ -1575,6 +1581,15 @@ struct HullWarp
     for (int d = 16; d > 0; d >>= 1)
       v = op (v, __shfl_xor_sync (FULL_WARP, v, d));
     return v;
+  }
+  __device__ void exclusive_min (uint32_t v, uint32_t none,
+      uint32_t * before, uint32_t * after) const
+  {
+    warp_exclusive_min (v, none, before, after);
+  }
+  __device__ uint32_t exclusive_sum (uint32_t v, uint32_t * total) const
+  {
+    return warp_exclusive_sum (v, total);
   }
 };
 
@@ -1604,17 +1619,81 @@ struct HullBlock
     __syncthreads ();
     return v;
   }
+  __device__ void exclusive_min (uint32_t v, uint32_t none,
+      uint32_t * before, uint32_t * after) const
+  {
+    uint32_t warp = rank >> 5;
+    uint32_t all = warp_exclusive_min (v, none, before, after);
+
+    if ((rank & 31) == 0)
+      scratch[warp] = all;
+    __syncthreads ();
+    for (uint32_t w = 0; w < HULL_WARPS; w++) {
+      uint32_t m = (uint32_t) scratch[w];
+
+      if (w < warp)
+        *before = min (*before, m);
+      else if (w > warp)
+        *after = min (*after, m);
+    }
+    __syncthreads ();
+  }
+  __device__ uint32_t exclusive_sum (uint32_t v, uint32_t * total) const
+  {
+    uint32_t warp = rank >> 5, warp_total;
+    uint32_t sum = warp_exclusive_sum (v, &warp_total);
+
+    if ((rank & 31) == 0)
+      scratch[warp] = warp_total;
+    __syncthreads ();
+    *total = 0;
+    for (uint32_t w = 0; w < HULL_WARPS; w++) {
+      uint32_t s = (uint32_t) scratch[w];
+
+      if (w < warp)
+        sum += s;
+      *total += s;
+    }
+    __syncthreads ();
+    return sum;
+  }
 };
+
+/* How far out a point of a side lies: the smaller, the further (the left
+ * side's smaller X, the right side's larger); HULL_NO_KEY is above all. */
+#define HULL_NO_KEY 0x10000u
+
+__device__ __forceinline__ uint32_t
+hull_key (uint32_t point, bool left)
+{
+  uint32_t x = (uint32_t) CIP_HULL_X (point);
+
+  return left ? x : 0xffffu - x;
+}
+
+/* Points the group's first thread chains alone, when no more are left:
+ * at most the words of a warp's share of @moves. */
+#define HULL_SERIAL_POINTS 32
+/* A thread's chain longer than this keeps all its points. */
+#define HULL_FILTER_POINTS 64
 
 /* One side's chain (2 @height + 1 words at @chain) by a group, as
  * cip_hull_side() makes it: each thread chains its share of the points in
- * place, then neighbouring chains merge pairwise (hull_bridge(), by the
+ * place.  A point no further out than one point before it and one after
+ * it lies on or inside the segment between those two, so it is no vertex
+ * of the side (nor an end): each thread drops those of its chain, with
+ * its neighbours in the chain and the furthest points of the threads
+ * before and after it as witnesses.  Of a region that spans the frame
+ * only a handful are left, which the first thread chains alone.
+ * Otherwise neighbouring chains merge pairwise (hull_bridge(), by the
  * first thread of the pair), log2 (group size) rounds, so that no thread
  * walks more than the points a merge drops.  What stays of the second
  * chain of a pair moves down to follow the first, its group's threads
  * reading before any writes (the two ranges may overlap; a point only
- * lands where an earlier one of them was).  @lens and @moves hold a word
- * per thread of the group.  Returns the chain's length. */
+ * lands where an earlier one of them was).  Either way the chain is the
+ * same: its ends and vertices are among the points kept.  @lens and
+ * @moves hold a word per thread of the group.  Returns the chain's
+ * length. */
 template < typename G > __device__ uint32_t
 group_hull_side (const G & g, const uint32_t * first, const uint32_t * last,
     uint32_t height, bool left, uint32_t * chain, uint32_t * lens,
@@ -1624,24 +1703,75 @@ group_hull_side (const G & g, const uint32_t * first, const uint32_t * last,
   uint32_t points = 2 * height + 1, per = CIP_DIV_UP (points, size);
   uint32_t begin = min (t * per, points), end = min (begin + per, points);
   /* a pair's second chain holds at most half its points */
-  uint32_t rounds = CIP_DIV_UP (per, 2), n = 0;
+  uint32_t rounds = CIP_DIV_UP (per, 2), n = 0, kept = 0;
+  uint32_t best = HULL_NO_KEY, before, after, offset, total;
+  uint32_t *own = chain + begin;
+  unsigned long long outer = 0;
 
   for (uint32_t y = begin; y < end; y++)
-    cip_hull_push (chain + begin, &n, cip_hull_side_point (first, last,
-            height, left, y), left);
-  lens[t] = n;
-  g.sync ();
+    cip_hull_push (own, &n, cip_hull_side_point (first, last, height, left,
+            y), left);
 
+  for (uint32_t k = 0; k < n; k++)
+    best = min (best, hull_key (own[k], left));
+  g.exclusive_min (best, HULL_NO_KEY, &before, &after);
+  if (n <= HULL_FILTER_POINTS) {
+    /* further out than every point after it: from the end */
+    uint32_t seen = after;
+
+    for (uint32_t k = n; k-- > 0;) {
+      uint32_t key = hull_key (own[k], left);
+
+      if (key < seen)
+        outer |= 1ull << k;
+      seen = min (seen, key);
+    }
+    /* ... or than every point before it; in place, never ahead of the
+     * point read */
+    seen = before;
+    for (uint32_t k = 0; k < n; k++) {
+      uint32_t point = own[k], key = hull_key (point, left);
+
+      if (key < seen || (outer >> k & 1))
+        own[kept++] = point;
+      seen = min (seen, key);
+    }
+  } else {
+    kept = n;
+  }
+
+  offset = g.exclusive_sum (kept, &total);
+  if (total <= HULL_SERIAL_POINTS) {
+    for (uint32_t k = 0; k < kept; k++)
+      moves[offset + k] = own[k];
+    g.sync ();
+    if (t == 0) {
+      n = 0;
+      for (uint32_t k = 0; k < total; k++)
+        cip_hull_push (chain, &n, moves[k], left);
+      lens[0] = n;
+    }
+    g.sync ();
+    n = lens[0];
+    /* lens and moves are taken again */
+    g.sync ();
+    return n;
+  }
+
+  lens[t] = kept;
+  g.sync ();
   for (uint32_t half = 1; half < size; half *= 2) {
     uint32_t lead = t & ~(2 * half - 1), k = t - lead;
     uint32_t nb = lens[lead + half], from = 0, to = 0, count = 0;
 
     /* only the leads' words change: lens[lead + half] stays */
     if (k == 0 && nb > 0) {
-      uint32_t keep, skip;
+      uint32_t keep = 0, skip = 0;
 
-      hull_bridge (chain + lead * per, lens[lead],
-          chain + (lead + half) * per, nb, left, &keep, &skip);
+      /* a thread may have kept none of its points */
+      if (lens[lead] > 0)
+        hull_bridge (chain + lead * per, lens[lead],
+            chain + (lead + half) * per, nb, left, &keep, &skip);
       moves[lead] = keep << 16 | skip;
       lens[lead] = keep + nb - skip;
     }
@@ -1731,7 +1861,9 @@ group_hull_region (const G & g, uint32_t * first, uint32_t * last,
 }
 
 /* Region @r's hull by a group, its chains in @shared where its rows are
- * at most @shared_rows, else in its place in global memory. */
+ * at most @shared_rows, else in global memory at five words a row of its
+ * place: a region of two rows or more needs 4 rows + 2 words, so no two
+ * overlap (only those of more than HULL_WARP_ROWS rows go there). */
 template < typename G > __device__ void
 hull_group_region (const G & g, const LabelArgs & p, uint32_t r,
     uint32_t * shared, uint32_t shared_rows, uint32_t * lens,
@@ -1740,7 +1872,7 @@ hull_group_region (const G & g, const LabelArgs & p, uint32_t r,
   LabelAccum *a = &p.regions[r];
   uint32_t rows = region_rows (p, r), area;
   uint32_t *chains = rows <= shared_rows ? shared :
-      p.chains + 4 * (size_t) a->hull_rows + 2 * (size_t) r;
+      p.chains + 5 * (size_t) a->hull_rows;
   unsigned long long feret;
 
   group_hull_region (g, p.row_first + a->hull_rows,
@@ -1751,20 +1883,26 @@ hull_group_region (const G & g, const LabelArgs & p, uint32_t r,
   }
 }
 
-/* H6. The listed regions' hulls.  Those taller than HULL_WARP_ROWS take a
- * block each while they are no more than the blocks (a region across the
- * frame then costs a few dozen steps of each thread, not hundreds of
- * serial ones of a warp's lanes in global memory); when there are more,
- * only those of HULL_BLOCK_MIN_ROWS rows or more do, in turn, and every
- * warp takes its share of the rest. */
+/* H3. Every region's hull.  Those taller than HULL_WARP_ROWS take a block
+ * each while they are no more than the blocks (a region across the frame
+ * then costs a few dozen steps of each thread, not hundreds of serial ones
+ * of a warp's lanes in global memory); when there are more, only those of
+ * HULL_BLOCK_MIN_ROWS rows or more do, in turn, and the warps take the
+ * rest.  The blocks without a region of their own share the other listed
+ * regions, a warp each, then those of up to HULL_THREAD_ROWS rows, a
+ * thread each, while the tallest are built: one launch, and the frame
+ * waits for the longest of them rather than their sum.  A thread's hull is
+ * in local memory: each push reads back the points just written, which
+ * stay in L1 there, where in global memory they would come from L2. */
 __global__ void __launch_bounds__ (HULL_THREADS)
-hull_tall_kernel (LabelArgs p)
+hull_kernel (LabelArgs p)
 {
   __shared__ uint32_t chains[HULL_SHARED_WORDS];
   __shared__ uint32_t lens[HULL_THREADS], moves[HULL_THREADS];
   __shared__ unsigned long long scratch[HULL_WARPS];
-  uint32_t n_warp = p.counters[4], n_block = p.counters[5];
-  uint32_t warp = threadIdx.x >> 5, items;
+  uint32_t n = p.counters[0], n_warp = p.counters[4];
+  uint32_t n_block = p.counters[5], warp = threadIdx.x >> 5;
+  uint32_t items, busy, block, blocks;
   bool few = n_block <= gridDim.x;
 
   for (uint32_t t = blockIdx.x; t < n_block; t += gridDim.x) {
@@ -1779,9 +1917,16 @@ hull_tall_kernel (LabelArgs p)
   /* the block's shared memory goes to its warps */
   __syncthreads ();
 
+  /* no barrier below */
+  busy = few && n_block < gridDim.x ? n_block : 0;
+  if (blockIdx.x < busy)
+    return;
+  block = blockIdx.x - busy;
+  blocks = gridDim.x - busy;
+
   items = n_warp + (few ? 0 : n_block);
-  for (uint32_t t = blockIdx.x * HULL_WARPS + warp; t < items;
-      t += gridDim.x * HULL_WARPS) {
+  for (uint32_t t = block * HULL_WARPS + warp; t < items;
+      t += blocks * HULL_WARPS) {
     HullWarp g = { threadIdx.x & 31 };
     uint32_t r = t < n_warp ? p.tall_regions[t] :
         p.tall_regions[p.tall_capacity - 1 - (t - n_warp)];
@@ -1791,6 +1936,27 @@ hull_tall_kernel (LabelArgs p)
     hull_group_region (g, p, r, chains + warp * HULL_WARP_WORDS,
         HULL_WARP_ROWS, lens + 32 * warp, moves + 32 * warp);
   }
+
+  for (uint32_t r = block * HULL_THREADS + threadIdx.x; r < n;
+      r += blocks * HULL_THREADS) {
+    uint32_t rows = region_rows (p, r);
+    LabelAccum *a = &p.regions[r];
+    uint32_t first[HULL_THREAD_ROWS], last[HULL_THREAD_ROWS];
+    uint32_t chain[CIP_HULL_SCRATCH (HULL_THREAD_ROWS)], area;
+    uint64_t feret_sq4;
+    unsigned long long feret;
+
+    if (rows > HULL_THREAD_ROWS)
+      continue;
+    for (uint32_t k = 0; k < rows; k++) {
+      first[k] = p.row_first[a->hull_rows + k];
+      last[k] = p.row_last[a->hull_rows + k];
+    }
+    cip_hull_region (first, last, rows, chain, &area, &feret_sq4);
+    feret = feret_sq4;
+    a->area_convex = area;
+    a->feret_sq4 = feret;
+  }
 }
 
 /* Holes (CIP_LABEL_FILLED).  The components of the region pixels and of
@@ -1799,16 +1965,30 @@ hull_tall_kernel (LabelArgs p)
  * its first one, and a region's holes hold exactly its descendants.  So
  * the background is labelled too (passes 1 and 2 again, joining the zero
  * pixels), each background component counts its pixels (B1), and every
- * component adds its size to each region above it (B2).  Both sum per
- * 64x32 tile in a shared hash table, as the statistics pass does: the
- * background around a frame's regions is mostly one component, and its
- * largest region holds most of the holes. */
+ * component adds its size to each region above it (B2).  B1 sums per 64x32
+ * tile in a shared hash table, as the statistics pass does: the
+ * background around a frame's regions is mostly one component. */
 #define HOLE_OPEN 0x80000000u
 
-/* B1. Background pixels point at their root, and count into it; those on
- * the image's edge open it.  A warp row groups its lanes by the node they
- * point at (their run's root in pass 1's tile), whose root the group's
- * first lane finds. */
+/* @size pixels of the background component of @node, @open when one is
+ * on the image's edge. */
+__device__ __forceinline__ void
+holes_count (const LabelArgs & p, uint32_t node, uint32_t size, bool open)
+{
+  uint32_t root = find_global (p.holes_parent, node);
+
+  atomicAdd (&p.holes_size[root], size);
+  if (open)
+    atomicOr (&p.holes_size[root], HOLE_OPEN);
+}
+
+/* B1. Each background component's pixels, counted at its root, which a
+ * pixel on the image's edge opens; the roots are listed, each by its own
+ * pixel (a root is its own parent, no other pixel is).  A warp row groups
+ * its lanes by the node they point at (a root of pass 1's tile, or one
+ * above it), the tile sums the groups by node, and each node's sum goes to
+ * its root: a find per node and tile, not per pixel, and the forest is
+ * only read. */
 __global__ void
 holes_size_kernel (LabelArgs p)
 {
@@ -1825,30 +2005,21 @@ holes_size_kernel (LabelArgs p)
     int y = y0 + seg / (STATS_TILE_W / 32);
     int x = x0 + (seg % (STATS_TILE_W / 32)) * 32 + lane;
     bool in = x < p.width && y < p.height;
-    uint32_t i = (uint32_t) y * p.width + x, root = 0, peers, edges;
+    uint32_t i = (uint32_t) y * p.width + x, peers, edges;
     uint32_t q = in ? p.holes_parent[i] : LABEL_BACKGROUND;
-    int leader, slot;
+    int slot;
 
+    warp_list (p.holes_roots, &p.counters[6], in && q == i, i, false, 0,
+        lane);
     peers = __match_any_sync (FULL_WARP, q);
-    leader = __ffs (peers) - 1;
     edges = __ballot_sync (FULL_WARP, in && (x == 0 || y == 0 ||
             x == p.width - 1 || y == p.height - 1));
-    if (q != LABEL_BACKGROUND && lane == leader)
-      root = find_global (p.holes_parent, q);
-    root = __shfl_sync (FULL_WARP, root, leader);
-    if (q == LABEL_BACKGROUND)
+    if (q == LABEL_BACKGROUND || lane != __ffs (peers) - 1)
       continue;
-    /* no other lane walks through this pixel unless it is q: its root
-     * only ever moves to a smaller index, and root is the smallest */
-    if (root != q)
-      p.holes_parent[i] = root;
-    if (lane != leader)
-      continue;
-    slot = tile_slot < STATS_SLOT_BITS > (keys, root + 1);
+    slot = tile_slot < STATS_SLOT_BITS > (keys, q + 1);
     if (slot < 0) {
-      atomicAdd (&p.holes_size[root], __popc (peers));
-      if (edges & peers)
-        atomicOr (&p.holes_size[root], HOLE_OPEN);
+      /* The tile holds too many components: straight to the root. */
+      holes_count (p, q, __popc (peers), (edges & peers) != 0);
       continue;
     }
     atomicAdd (&sizes[slot], __popc (peers));
@@ -1857,19 +2028,14 @@ holes_size_kernel (LabelArgs p)
   }
   __syncthreads ();
 
-  for (int s = threadIdx.x; s < STATS_SLOTS; s += STATS_THREADS) {
-    uint32_t root = keys[s] - 1;
-
-    if (!keys[s])
-      continue;
-    atomicAdd (&p.holes_size[root], sizes[s]);
-    if (open[s])
-      atomicOr (&p.holes_size[root], HOLE_OPEN);
-  }
+  for (int s = threadIdx.x; s < STATS_SLOTS; s += STATS_THREADS)
+    if (keys[s])
+      holes_count (p, keys[s] - 1, sizes[s], open[s] != 0);
 }
 
-/* The background component around region @a, or UINT32_MAX when the
- * region touches the image's edge. */
+/* The root of the background component around region @a, or UINT32_MAX
+ * when the region touches the image's edge.  The pixel above its first is
+ * background: a region pixel there would be the region's. */
 __device__ __forceinline__ uint32_t
 holes_around (const LabelArgs & p, const LabelAccum & a)
 {
@@ -1877,10 +2043,10 @@ holes_around (const LabelArgs & p, const LabelAccum & a)
       a.right == (uint32_t) p.width - 1 ||
       a.bottom == (uint32_t) p.height - 1)
     return UINT32_MAX;
-  return p.holes_parent[a.root - p.width];
+  return find_global (p.holes_parent, a.root - p.width);
 }
 
-/* Whether the background component @hole lies in a region: not
+/* Whether the background component of root @hole lies in a region: not
  * UINT32_MAX, and off the image's edge. */
 __device__ __forceinline__ bool
 holes_closed (const LabelArgs & p, uint32_t hole)
@@ -1900,61 +2066,57 @@ holes_add (const LabelArgs & p, uint32_t id, uint32_t size)
     hole = holes_around (p, *a);
     if (!holes_closed (p, hole))
       return;
+    /* region pixel: a background one there would be the component's */
     id = pixel_id (p.parent, hole - p.width);
   }
 }
 
-/* B2. From each component's root pixel, its size up the tree: the
- * components whose roots lie in a tile sum their sizes by the first
- * region they add to, and each sum goes up from there. */
+/* B2. Each region and each listed background component that lies in a
+ * hole adds its size to the region around it and each one above that, a
+ * thread each: as many steps as the regions nest, and no pass over the
+ * pixels.  The lanes of a warp that add to the same region sum first (a
+ * frame's largest region holds most of the holes). */
 __global__ void
 holes_walk_kernel (LabelArgs p)
 {
-  __shared__ uint32_t keys[STATS_SLOTS], sizes[STATS_SLOTS];
-  int x0 = blockIdx.x * STATS_TILE_W, y0 = blockIdx.y * STATS_TILE_H;
+  __shared__ uint32_t sizes[REGION_THREADS];
+  uint32_t n = p.counters[0], items = n + p.counters[6];
+  int lane = threadIdx.x & 31;
+  uint32_t *warp_sizes = sizes + (threadIdx.x & ~31u);
 
-  for (int s = threadIdx.x; s < STATS_SLOTS; s += STATS_THREADS)
-    keys[s] = sizes[s] = 0;
-  __syncthreads ();
+  /* whole warps, for the match */
+  for (uint32_t t0 = (blockIdx.x * blockDim.x + threadIdx.x) & ~31u;
+      t0 < items; t0 += gridDim.x * blockDim.x) {
+    uint32_t t = t0 + lane, size = 0, hole = UINT32_MAX, id = 0, peers;
 
-  for (int k = threadIdx.x; k < STATS_TILE_W * STATS_TILE_H;
-      k += STATS_THREADS) {
-    int x = x0 + k % STATS_TILE_W, y = y0 + k / STATS_TILE_W, slot;
-    uint32_t i, q, size, hole, id;
-
-    if (x >= p.width || y >= p.height)
-      continue;
-    i = (uint32_t) y * p.width + x;
-    q = p.parent[i];
-    if (q != LABEL_BACKGROUND && (q & LABEL_ID_FLAG)) {
-      const LabelAccum & a = p.regions[(q & ~LABEL_ID_FLAG) - 1];
+    if (t < n) {
+      const LabelAccum & a = p.regions[t];
 
       size = a.area;
       hole = holes_around (p, a);
-    } else if (q == LABEL_BACKGROUND && p.holes_parent[i] == i) {
-      size = p.holes_size[i] & ~HOLE_OPEN;
-      hole = i;
-    } else {
-      continue;
+    } else if (t < items) {
+      hole = p.holes_roots[t - n];
+      size = p.holes_size[hole] & ~HOLE_OPEN;
     }
-    if (!holes_closed (p, hole))
-      continue;
-    id = pixel_id (p.parent, hole - p.width);
-    slot = tile_slot < STATS_SLOT_BITS > (keys, id);
-    if (slot < 0)
-      holes_add (p, id, size);
-    else
-      atomicAdd (&sizes[slot], size);
-  }
-  __syncthreads ();
+    if (holes_closed (p, hole))
+      id = pixel_id (p.parent, hole - p.width);
+    peers = __match_any_sync (FULL_WARP, id);
+    warp_sizes[lane] = size;
+    __syncwarp ();
+    if (id != 0 && lane == __ffs (peers) - 1) {
+      uint32_t sum = 0;
 
-  for (int s = threadIdx.x; s < STATS_SLOTS; s += STATS_THREADS)
-    if (keys[s])
-      holes_add (p, keys[s], sizes[s]);
+      for (uint32_t m = peers; m; m &= m - 1)
+        sum += warp_sizes[__ffs (m) - 1];
+      holes_add (p, id, sum);
+    }
+    /* warp_sizes is written again */
+    __syncwarp ();
+  }
 }
 
-template < typename T > static void
-launch_stats_of (const LabelArgs * p, bool paint, cudaStream_t s)
+template < typename T, bool kTrack > static void
+launch_stats_track (const LabelArgs * p, bool paint, cudaStream_t s)
 {
   dim3 tiles (CIP_DIV_UP (p->width, STATS_TILE_W),
       CIP_DIV_UP (p->height, STATS_TILE_H));
@@ -1962,17 +2124,27 @@ launch_stats_of (const LabelArgs * p, bool paint, cudaStream_t s)
   bool range = p->statistics & CIP_LABEL_INTENSITY_RANGE;
 
   if (moments && range)
-    stats_kernel < T, true, true ><<<tiles, STATS_THREADS, 0, s >>> (*p,
-        paint);
+    stats_kernel < T, true, true, kTrack ><<<tiles, STATS_THREADS, 0, s >>>
+        (*p, paint);
   else if (moments)
-    stats_kernel < T, true, false ><<<tiles, STATS_THREADS, 0, s >>> (*p,
-        paint);
+    stats_kernel < T, true, false, kTrack ><<<tiles, STATS_THREADS, 0, s >>>
+        (*p, paint);
   else if (range)
-    stats_kernel < T, false, true ><<<tiles, STATS_THREADS, 0, s >>> (*p,
-        paint);
+    stats_kernel < T, false, true, kTrack ><<<tiles, STATS_THREADS, 0, s >>>
+        (*p, paint);
   else
-    stats_kernel < T, false, false ><<<tiles, STATS_THREADS, 0, s >>> (*p,
-        paint);
+    stats_kernel < T, false, false, kTrack ><<<tiles, STATS_THREADS, 0, s >>>
+        (*p, paint);
+}
+
+/* The pairs' table in shared memory only in the kernels that count. */
+template < typename T > static void
+launch_stats_of (const LabelArgs * p, bool paint, cudaStream_t s)
+{
+  if (p->track.prev_labels)
+    launch_stats_track < T, true > (p, paint, s);
+  else
+    launch_stats_track < T, false > (p, paint, s);
 }
 
 static void
@@ -2034,19 +2206,21 @@ cip_label (const CipImage * mask, const CipImage * intensity,
         (size_t) max_regions * sizeof (LabelAccum), &regions);
   if (status == CIP_OK)
     status = cip_cuda_scratch (stream, CIP_SCRATCH_LABEL_EXTRA,
-        6 * sizeof (uint32_t), &counters);
+        7 * sizeof (uint32_t), &counters);
   /* The rows of all boxes are at most the pixels: a region has a pixel in
    * every row of its box, so the tall ones are at most a pixel in
-   * HULL_THREAD_ROWS + 1. */
+   * HULL_THREAD_ROWS + 1.  Row ends, then chains at five words a row. */
   tall_capacity = p.n_pixels / (HULL_THREAD_ROWS + 1) + 1;
   if (status == CIP_OK && (p.statistics & CIP_LABEL_CONVEX))
     status = cip_cuda_scratch (stream, CIP_SCRATCH_LABEL_HULLS,
-        (n_region_blocks + 6 * (size_t) p.n_pixels +
-            2 * (size_t) max_regions + tall_capacity) *
-        sizeof (uint32_t), &hulls);
+        (7 * (size_t) p.n_pixels + tall_capacity) * sizeof (uint32_t),
+        &hulls);
+  /* A background forest, sizes by root, and the roots: 8-connected
+   * components, as many as 8-connected regions can be. */
   if (status == CIP_OK && (p.statistics & CIP_LABEL_FILLED))
     status = cip_cuda_scratch (stream, CIP_SCRATCH_LABEL_HOLES,
-        2 * (size_t) p.n_pixels * sizeof (uint32_t), &holes);
+        (2 * (size_t) p.n_pixels + cip_label_max_regions (p.width,
+                p.height, 8)) * sizeof (uint32_t), &holes);
   if (status != CIP_OK)
     return status;
 
@@ -2062,6 +2236,13 @@ cip_label (const CipImage * mask, const CipImage * intensity,
       dst->format == CIP_FORMAT_RGBA ? 4 : 2);
   p.labels = table->labels;
   p.labels_stride = table->labels_stride;
+  p.track = TrackCount ();
+  if (table->track_prev) {
+    status = cip_track_count_begin (stream, table->track_prev,
+        table->labels_stride, p.width, p.height, &p.track);
+    if (status != CIP_OK)
+      return status;
+  }
   p.parent = (uint32_t *) parent;
   p.chunk_states = (unsigned long long *) offsets;
   p.n_chunks = n_pixel_blocks;
@@ -2077,15 +2258,14 @@ cip_label (const CipImage * mask, const CipImage * intensity,
   for (uint32_t i = 0; i < p.n_props; i++)
     p.props[i] = table->props[i];
   p.background = false;
-  p.hull_chunks = (uint32_t *) hulls;
-  p.row_first = hulls ? p.hull_chunks + n_region_blocks : NULL;
+  p.row_first = (uint32_t *) hulls;
   p.row_last = hulls ? p.row_first + p.n_pixels : NULL;
   p.chains = hulls ? p.row_last + p.n_pixels : NULL;
-  p.tall_regions = hulls ? p.chains + 4 * (size_t) p.n_pixels +
-      2 * (size_t) max_regions : NULL;
+  p.tall_regions = hulls ? p.chains + 5 * (size_t) p.n_pixels : NULL;
   p.tall_capacity = tall_capacity;
   p.holes_parent = (uint32_t *) holes;
   p.holes_size = holes ? p.holes_parent + p.n_pixels : NULL;
+  p.holes_roots = holes ? p.holes_size + p.n_pixels : NULL;
 
   tiles = dim3 (CIP_DIV_UP (p.width, TILE_SIZE),
       CIP_DIV_UP (p.height, TILE_SIZE));
@@ -2108,23 +2288,14 @@ cip_label (const CipImage * mask, const CipImage * intensity,
   }
 
   if (p.statistics & CIP_LABEL_CONVEX) {
-    hull_count_kernel <<<region_grid, REGION_THREADS, 0, s >>> (p,
-        n_region_blocks);
-    CIP_CUDA_TRY_LAUNCH (stream, "label hull count kernel");
-    offsets_kernel <<<1, OFFSETS_THREADS, 0, s >>> (p.hull_chunks,
-        n_region_blocks, &p.counters[3]);
-    CIP_CUDA_TRY_LAUNCH (stream, "label hull offsets kernel");
-    hull_place_kernel <<<region_grid, REGION_THREADS, 0, s >>> (p,
-        n_region_blocks);
+    hull_place_kernel <<<region_grid, REGION_THREADS, 0, s >>> (p);
     CIP_CUDA_TRY_LAUNCH (stream, "label hull place kernel");
     hull_ends_kernel <<<dim3 (CIP_DIV_UP (p.width, HULL_ENDS_SPAN),
             CIP_DIV_UP (p.height, HULL_ENDS_WARPS)), HULL_ENDS_WARPS * 32, 0,
         s >>> (p);
     CIP_CUDA_TRY_LAUNCH (stream, "label hull ends kernel");
-    hull_kernel <<<region_grid, REGION_THREADS, 0, s >>> (p);
+    hull_kernel <<<stream->sm_count * 2, HULL_THREADS, 0, s >>> (p);
     CIP_CUDA_TRY_LAUNCH (stream, "label hull kernel");
-    hull_tall_kernel <<<stream->sm_count * 2, HULL_THREADS, 0, s >>> (p);
-    CIP_CUDA_TRY_LAUNCH (stream, "label tall hull kernel");
   }
   if (p.statistics & CIP_LABEL_FILLED) {
     LabelArgs b = p;
@@ -2139,7 +2310,7 @@ cip_label (const CipImage * mask, const CipImage * intensity,
     CIP_CUDA_TRY_LAUNCH (stream, "label background border kernel");
     holes_size_kernel <<<stats_tiles, STATS_THREADS, 0, s >>> (p);
     CIP_CUDA_TRY_LAUNCH (stream, "label holes size kernel");
-    holes_walk_kernel <<<stats_tiles, STATS_THREADS, 0, s >>> (p);
+    holes_walk_kernel <<<region_grid, REGION_THREADS, 0, s >>> (p);
     CIP_CUDA_TRY_LAUNCH (stream, "label holes walk kernel");
   }
   if (p.filter) {
@@ -2156,5 +2327,9 @@ cip_label (const CipImage * mask, const CipImage * intensity,
     paint_kernel <<<pixels, cip_block_2d (), 0, s >>> (p);
     CIP_CUDA_TRY_LAUNCH (stream, "label paint kernel");
   }
+  /* cip_track_frame() of these frames takes it from here */
+  if (p.track.prev_labels)
+    cip_track_count_end (stream, table->track_prev, table->labels,
+        table->labels_stride, p.width, p.height);
   return CIP_OK;
 }

@@ -75,6 +75,9 @@ GType gst_cuda_imgproc_zero_copy_get_type (void);
  *   the cpu backend
  * @readback: @readback_size bytes the operations may write results into
  *   (page-locked on the cuda backend), read in @frame_done
+ * @host_allocator: for results that leave with the output and may outlive
+ *   the element: page-locked memory the device writes into, which keeps
+ *   its context alive (%NULL on the cpu backend: system memory)
  * @state: @frame_state_size bytes of the subclass's own, zeroed at
  *   start() and kept with this frame's place in the queue
  * @history: @history_size bytes the element carries from frame to frame,
@@ -98,6 +101,7 @@ typedef struct
   const CipOps *ops;
   CipStream *stream;
   guint8 *readback;
+  GstAllocator *host_allocator;
   gpointer state;
   gpointer history;
   gboolean restart;

@@ -80,7 +80,8 @@ gst_cuda_imgproc_frame_path_start (GstCudaImgprocFramePath * path,
     goto push_failed;
   status = gst_cuda_imgproc_queue_init (&path->queue, queue_depth (klass),
       klass->readback_size, klass->frame_state_size, path->ops,
-      on_cuda ? path->device.stream : NULL);
+      on_cuda ? path->device.stream : NULL,
+      on_cuda ? path->device.host_allocator : NULL);
   if (status == CIP_OK && klass->history_size > 0)
     status = path->ops->buffer_alloc (&path->history, klass->history_size,
         on_cuda ? path->device.stream : NULL);

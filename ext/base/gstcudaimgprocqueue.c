@@ -18,7 +18,7 @@
 CipStatus
 gst_cuda_imgproc_queue_init (GstCudaImgprocQueue * queue, guint depth,
     gsize readback_size, gsize state_size, const CipOps * ops,
-    CipStream * stream)
+    CipStream * stream, GstAllocator * host_allocator)
 {
   CipStatus status;
   guint i;
@@ -36,6 +36,7 @@ gst_cuda_imgproc_queue_init (GstCudaImgprocQueue * queue, guint depth,
 
     entry->frame.ops = ops;
     entry->frame.stream = stream;
+    entry->frame.host_allocator = host_allocator;
     entry->frame.state = queue->states + i * state_size;
     if (queue->readback)
       entry->frame.readback = queue->readback + i * readback_size;

@@ -69,10 +69,11 @@ typedef struct
 
 /* @depth entries, each with @readback_size bytes of readback (through
  * @ops: page-locked on the cuda backend), @state_size bytes of state and,
- * with a @stream, an event. */
+ * with a @stream, an event; their frames' host_allocator is
+ * @host_allocator. */
 CipStatus gst_cuda_imgproc_queue_init (GstCudaImgprocQueue * queue,
     guint depth, gsize readback_size, gsize state_size, const CipOps * ops,
-    CipStream * stream);
+    CipStream * stream, GstAllocator * host_allocator);
 /* Frees what init allocated and the entries' device copies; the entries
  * must have been taken out. */
 void gst_cuda_imgproc_queue_clear (GstCudaImgprocQueue * queue);

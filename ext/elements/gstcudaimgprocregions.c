@@ -106,29 +106,133 @@ to_little_endian (gdouble * values, guint n)
 #endif
 }
 
-GstStructure *
-gst_cuda_imgproc_region_table_new (const GstCudaImgprocRegionProps * props,
-    const CipRegionTable * table, guint n)
+/* Column buffers a table may have out, in its structures, at once, and the
+ * bytes they may take together: past either, a frame's columns are
+ * copied (an application that keeps every frame's table, or a queue of
+ * many frames, holds page-locked memory no longer than that). */
+#define MAX_COLUMN_BUFFERS 16
+#define MAX_COLUMN_POOL_BYTES (64 << 20)
+
+/* Whether the columns go to the structure without a copy.  Test-only:
+ * CIP_COPY_REGION_TABLES=1, in a build with -Dtest-switches=true alone,
+ * copies them, for the benchmark to measure both. */
+static gboolean
+columns_taken (void)
+{
+#if CIP_TEST_SWITCHES
+  return g_strcmp0 (g_getenv ("CIP_COPY_REGION_TABLES"), "1") != 0;
+#else
+  return TRUE;
+#endif
+}
+
+typedef struct
+{
+  GstBuffer *buffer;
+  GstMapInfo map;
+} ColumnBlock;
+
+static void
+column_block_free (gpointer data)
+{
+  ColumnBlock *block = data;
+
+  gst_buffer_unmap (block->buffer, &block->map);
+  gst_buffer_unref (block->buffer);
+  g_free (block);
+}
+
+/* The table's next column buffer, mapped; FALSE where the pool has none
+ * to spare. */
+static gboolean
+column_buffer_acquire (GstCudaImgprocRegionTable * table, GstBuffer ** buffer,
+    GstMapInfo * map)
+{
+  GstBufferPoolAcquireParams params = { 0, };
+
+  params.flags = GST_BUFFER_POOL_ACQUIRE_FLAG_DONTWAIT;
+  *buffer = NULL;
+  if (table->column_pool == NULL ||
+      gst_buffer_pool_acquire_buffer (table->column_pool, buffer,
+          &params) != GST_FLOW_OK)
+    return FALSE;
+  if (!gst_buffer_map (*buffer, map, GST_MAP_READWRITE)) {
+    gst_clear_buffer (buffer);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static void
+column_buffer_release (GstCudaImgprocRegionTable * table)
+{
+  if (table->column_buffer) {
+    gst_buffer_unmap (table->column_buffer, &table->column_map);
+    gst_clear_buffer (&table->column_buffer);
+  }
+  table->cip.columns = NULL;
+  table->cip.column_capacity = 0;
+}
+
+/* The columns' first @n rows each, as a structure of GBytes over @all. */
+static GstStructure *
+columns_structure (const GstCudaImgprocRegionProps * props, GBytes * all,
+    gsize column_stride, guint n)
 {
   GstStructure *structure = gst_structure_new_empty ("regionprops");
   gsize column_bytes = (gsize) n * sizeof (gdouble);
-  gdouble *columns = g_malloc (MAX (column_bytes * props->n_columns, 1));
-  GBytes *all = g_bytes_new_take (columns, column_bytes * props->n_columns);
   guint c;
 
-  /* The GPU (or the reference) computed the values: a copy of each
-   * column's first @n. */
   for (c = 0; c < props->n_columns; c++) {
     GValue column = G_VALUE_INIT;
 
-    memcpy (&columns[(gsize) c * n],
-        &table->columns[(gsize) c * table->column_capacity], column_bytes);
-    to_little_endian (&columns[(gsize) c * n], n);
     g_value_init (&column, G_TYPE_BYTES);
     g_value_take_boxed (&column, g_bytes_new_from_bytes (all,
-            (gsize) c * column_bytes, column_bytes));
+            (gsize) c * column_stride, column_bytes));
     gst_structure_id_take_value (structure, props->columns[c], &column);
   }
+  return structure;
+}
+
+GstStructure *
+gst_cuda_imgproc_region_table_take (GstCudaImgprocRegionTable * table,
+    const GstCudaImgprocRegionProps * props, guint n)
+{
+  CipRegionTable *cip = &table->cip;
+  gsize column_stride = (gsize) cip->column_capacity * sizeof (gdouble);
+  ColumnBlock *block;
+  GstBuffer *next;
+  GstMapInfo next_map;
+  GBytes *all;
+  GstStructure *structure;
+  guint c;
+
+  for (c = 0; c < props->n_columns; c++)
+    to_little_endian (&cip->columns[(gsize) c * cip->column_capacity], n);
+
+  /* The structure takes the buffer the columns were written into, and
+   * the table the pool's next: nothing copied. */
+  if (columns_taken () && column_buffer_acquire (table, &next, &next_map)) {
+    block = g_new (ColumnBlock, 1);
+    block->buffer = table->column_buffer;
+    block->map = table->column_map;
+    all = g_bytes_new_with_free_func (block->map.data, block->map.size,
+        column_block_free, block);
+    table->column_buffer = next;
+    table->column_map = next_map;
+    cip->columns = (gdouble *) next_map.data;
+  } else {
+    /* every buffer out (or none to be had): a copy of the first @n rows */
+    gsize column_bytes = (gsize) n * sizeof (gdouble);
+    guint8 *copy = g_malloc (MAX (column_bytes * props->n_columns, 1));
+
+    for (c = 0; c < props->n_columns; c++)
+      memcpy (copy + c * column_bytes,
+          &cip->columns[(gsize) c * cip->column_capacity], column_bytes);
+    all = g_bytes_new_take (copy, column_bytes * props->n_columns);
+    column_stride = column_bytes;
+  }
+  structure = columns_structure (props, all, column_stride, n);
   g_bytes_unref (all);
   return structure;
 }
@@ -160,10 +264,40 @@ void
 gst_cuda_imgproc_region_table_free (GstCudaImgprocRegionTable * table,
     CipStream * stream)
 {
+  GstAllocator *allocator = table->allocator;
+
   host_free ((gpointer *) & table->cip.regions, stream);
-  host_free ((gpointer *) & table->cip.columns, stream);
+  column_buffer_release (table);
+  /* inactive: buffers still out in structures are freed as they return */
+  if (table->column_pool)
+    gst_buffer_pool_set_active (table->column_pool, FALSE);
+  gst_clear_object (&table->column_pool);
   host_free ((gpointer *) & table->cip.count, stream);
   memset (table, 0, sizeof (*table));
+  table->allocator = allocator;
+}
+
+/* A pool of @size-byte column buffers, and the table's first. */
+static CipStatus
+column_pool_new (GstCudaImgprocRegionTable * table, gsize size)
+{
+  GstBufferPool *pool = gst_buffer_pool_new ();
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+  guint max = CLAMP (MAX_COLUMN_POOL_BYTES / size, 2, MAX_COLUMN_BUFFERS);
+
+  gst_buffer_pool_config_set_params (config, NULL, (guint) size, 0, max);
+  if (table->allocator)
+    gst_buffer_pool_config_set_allocator (config, table->allocator, NULL);
+  if (!gst_buffer_pool_set_config (pool, config) ||
+      !gst_buffer_pool_set_active (pool, TRUE)) {
+    gst_object_unref (pool);
+    return CIP_ERROR_OUT_OF_MEMORY;
+  }
+  table->column_pool = pool;
+  if (!column_buffer_acquire (table, &table->column_buffer, &table->column_map))
+    return CIP_ERROR_OUT_OF_MEMORY;
+  table->cip.columns = (gdouble *) table->column_map.data;
+  return CIP_OK;
 }
 
 CipStatus
@@ -192,20 +326,23 @@ gst_cuda_imgproc_region_table_reserve (GstCudaImgprocRegionTable * table,
   }
   column_capacity = MAX (column_capacity, cip->column_capacity);
   if ((gsize) column_capacity * n_columns * sizeof (gdouble) >
-      table->columns_size || column_capacity > cip->column_capacity) {
+      (table->column_buffer ? table->column_map.size : 0) ||
+      column_capacity > cip->column_capacity) {
     gsize size = (gsize) column_capacity * MAX (n_columns, 1) *
         sizeof (gdouble);
 
     GST_DEBUG ("region table: %u columns of %u rows", n_columns,
         column_capacity);
-    host_free ((gpointer *) & cip->columns, stream);
-    cip->column_capacity = 0;
-    table->columns_size = 0;
-    status = host_alloc ((gpointer *) & cip->columns, size, stream);
+    column_buffer_release (table);
+    if (table->column_pool)
+      gst_buffer_pool_set_active (table->column_pool, FALSE);
+    gst_clear_object (&table->column_pool);
+    if (size > G_MAXUINT)
+      return CIP_ERROR_OUT_OF_MEMORY;
+    status = column_pool_new (table, size);
     if (status != CIP_OK)
       return status;
     cip->column_capacity = column_capacity;
-    table->columns_size = size;
   }
   return CIP_OK;
 }

@@ -54,10 +54,18 @@ gchar *gst_cuda_imgproc_region_props_to_string (const
 /* The table cip_label() writes, page-locked with a stream (the kernels
  * write it across the bus), else in system memory, and the size of its
  * columns' block. */
+/* A frame's region table.  Its columns are written into a buffer of
+ * @column_pool (page-locked memory of @allocator on the cuda backend),
+ * which the frame's GstStructure then takes over, so that the columns are
+ * not copied: the table takes the pool's next buffer for its next frame.
+ * Set @allocator before the first reserve. */
 typedef struct
 {
   CipRegionTable cip;
-  gsize columns_size;
+  GstAllocator *allocator;
+  GstBufferPool *column_pool;
+  GstBuffer *column_buffer;
+  GstMapInfo column_map;
 } GstCudaImgprocRegionTable;
 
 /* How much of a frame's regions a table holds: the statistics of the
@@ -72,8 +80,8 @@ typedef struct
 /* The `regionprops` structure of the first @n regions of @table: one
  * field a column, copied out of the table.  One allocation holds every
  * column. */
-GstStructure *gst_cuda_imgproc_region_table_new (const
-    GstCudaImgprocRegionProps * props, const CipRegionTable * table, guint n);
+GstStructure *gst_cuda_imgproc_region_table_take (GstCudaImgprocRegionTable *
+    table, const GstCudaImgprocRegionProps * props, guint n);
 
 /* Room for the statistics of @capacity regions and @n_columns columns of
  * @column_capacity rows; kept when it is large enough already. */

@@ -463,7 +463,8 @@ gst_cuda_label_class_init (GstCudaLabelClass * klass)
    * next frame.  On GStreamer 1.24+ each region's GstAnalyticsODMtd
    * relates to a GstAnalyticsTrackingMtd of its id (first seen: the
    * first frame it had one).  The overlaps are counted where the labels
-   * are, on the GPU: one more pass over the label images.
+   * are: on the GPU as the labelling writes its label image, then one
+   * small pass numbers the regions.
    *
    * Since: 0.2
    */
@@ -749,19 +750,29 @@ track_column (GstCudaLabelFrame * label)
       table->column_capacity;
 }
 
+/* The frame @label is tracked from: none after a restart. */
+static GstCudaLabelFrame *
+track_prev_frame (GstCudaLabel * self, GstCudaLabelFrame * label,
+    GstCudaImgprocFrame * frame)
+{
+  GstCudaLabelFrame *prev = self->track_prev;
+
+  if (frame->restart || prev == NULL || prev == label ||
+      prev->track_width != label->track_width ||
+      prev->track_height != label->track_height)
+    return NULL;
+  return prev;
+}
+
 /* The track ids of @label's regions from those of the frame before (none
  * after a restart), into its column too. */
 static CipStatus
 track_frame (GstCudaLabel * self, GstCudaLabelFrame * label,
     GstCudaImgprocFrame * frame)
 {
-  GstCudaLabelFrame *prev = self->track_prev;
+  GstCudaLabelFrame *prev = track_prev_frame (self, label, frame);
   CipStatus status;
 
-  if (frame->restart || prev == NULL || prev == label ||
-      prev->track_width != label->track_width ||
-      prev->track_height != label->track_height)
-    prev = NULL;
   label->track_restart = prev == NULL;
   label->track.column = track_column (label);
   label->track.column_capacity = label->table.cip.column_capacity;
@@ -800,6 +811,8 @@ gst_cuda_label_process (GstCudaImgprocFilter * filter,
 
   /* The negotiated format decides: GRAY8 is the mask passed through. */
   label_dst = frame->dst->format == CIP_FORMAT_GRAY8 ? NULL : frame->dst;
+  /* the table's columns leave with the frame, in memory that outlives us */
+  label->table.allocator = frame->host_allocator;
 
   label->mask = *frame->src;
   label->with_intensity = frame->intensity != NULL;
@@ -815,11 +828,19 @@ gst_cuda_label_process (GstCudaImgprocFilter * filter,
     self->track_prev = NULL;
   }
 
-  if (status == CIP_OK)
+  if (status == CIP_OK) {
+    GstCudaLabelFrame *prev = label->tracked ?
+        track_prev_frame (self, label, frame) : NULL;
+
+    /* the overlaps with the frame before are counted as the labels are
+     * written: track_frame() then only numbers the regions */
+    label->table.cip.track_prev = prev ? &prev->track : NULL;
     status = gst_cuda_imgproc_region_table_label (&label->table,
         &label->limits, &label->props, frame->src, frame->intensity,
         &label->params, label_dst, label->tracked ?
         (guint32 *) label->track.labels : NULL, frame->stream);
+    label->table.cip.track_prev = NULL;
+  }
   /* On the host the frames are unmapped before frame_done(), and an
    * unmapped memory may be gone (a dmabuf or memfd is unmapped from the
    * process): the table is completed while they are readable.  On the
@@ -974,7 +995,8 @@ gst_cuda_label_frame_done (GstCudaImgprocFilter * filter,
           gst_cuda_imgproc_filter_get_output_info (filter),
           MIN (count, G_MAXUINT16)))
     GST_WARNING_OBJECT (self, "could not add the segmentation meta");
-  columns = gst_cuda_imgproc_region_table_new (&label->props, table, n);
+  columns = gst_cuda_imgproc_region_table_take (&label->table, &label->props,
+      n);
   if (post) {
     s = gst_cuda_imgproc_frame_message_new_at ("cudalabel", &frame->segment,
         frame->pts, frame->duration);

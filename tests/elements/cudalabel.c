@@ -1645,6 +1645,53 @@ GST_START_TEST (test_custom_meta_is_the_message_table)
 
 GST_END_TEST;
 
+/* Each frame's table stays its own however long the application keeps it:
+ * past the element's life, and with more frames kept than the element
+ * lends column memory for (their columns then copied). */
+GST_START_TEST (test_tables_outlive_the_element)
+{
+  GstHarness *h = label_harness_new ("properties=label,area,bbox");
+  CipImage mask = cip_test_image_new (64, 8, CIP_FORMAT_GRAY8, 0);
+  GstBuffer *out[40];
+  guint k, i;
+  gint x, y;
+
+  set_mask_caps (h, mask.width, mask.height);
+  /* frame k: 1 + k % 16 stripes two pixels wide, four apart */
+  for (k = 0; k < G_N_ELEMENTS (out); k++) {
+    for (y = 0; y < mask.height; y++)
+      for (x = 0; x < mask.width; x++)
+        ((guint8 *) mask.data)[y * mask.stride + x] =
+            x % 4 < 2 && x / 4 <= (gint) (k % 16) ? 255 : 0;
+    out[k] = cip_test_push_pull (h, cip_test_buffer_new (&mask));
+  }
+  gst_harness_teardown (h);
+
+  for (k = 0; k < G_N_ELEMENTS (out); k++) {
+    const GstStructure *table = regions_table (out[k]);
+    guint n = 1 + k % 16;
+
+    fail_unless (table != NULL);
+    fail_unless_equals_int (table_regions (table), n);
+    for (i = 0; i < n; i++) {
+      GBytes *label = g_value_get_boxed (gst_structure_get_value (table,
+              "label"));
+      GBytes *area = g_value_get_boxed (gst_structure_get_value (table,
+              "area"));
+      GBytes *left = g_value_get_boxed (gst_structure_get_value (table,
+              "bbox-1"));
+
+      fail_unless_equals_float (column_value (label, i), i + 1);
+      fail_unless_equals_float (column_value (area, i), 2 * mask.height);
+      fail_unless_equals_float (column_value (left, i), 4 * i);
+    }
+    gst_buffer_unref (out[k]);
+  }
+  cip_test_image_free (&mask);
+}
+
+GST_END_TEST;
+
 /* An unknown name keeps the element from starting: one RESOURCE/SETTINGS
  * error names it and lists every valid name. */
 GST_START_TEST (test_unknown_property_name_refused_at_start)
@@ -2342,8 +2389,7 @@ GST_START_TEST (test_track_restarts)
       "mode=labels track=true properties=label");
   GstElement *label = cip_test_harness_element (h, "cudalabel");
   CipImage a = box_frame (0), b = box_frame (1);
-  CipImage wide =
-      cip_test_boxes_mask (CIP_TEST_BOXES_W + 3, CIP_TEST_BOXES_H,
+  CipImage wide = cip_test_boxes_mask (CIP_TEST_BOXES_W + 3, CIP_TEST_BOXES_H,
       cip_test_box_frames[2].boxes,
       cip_test_box_frames[2].n);
   Tracker tracker = { 0 };
@@ -2661,6 +2707,7 @@ cudalabel_suite (void)
       2 * G_N_ELEMENTS (frames16));
   tcase_add_test (tc, test_properties_property);
   tcase_add_test (tc, test_custom_meta_is_the_message_table);
+  tcase_add_test (tc, test_tables_outlive_the_element);
   tcase_add_test (tc, test_unknown_property_name_refused_at_start);
   tcase_add_test (tc, test_unknown_property_name_while_running);
   tcase_add_test (tc, test_properties_blurb_lists_names);

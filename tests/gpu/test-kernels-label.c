@@ -460,11 +460,14 @@ test_intensity16_extremes (void)
  * shared memory holds the chains of, stripes across the frame (more tall
  * regions than blocks), stripes broken into hundreds of rows (warps with
  * chains in global memory), scalloped sides (chains whose merges drop
- * most of their points), a disc (a hull of many vertices). */
+ * most of their points), a disc (a hull of many vertices), discs a warp
+ * each whose sides keep too many points for one thread to chain, a
+ * stadium whose straight sides leave threads between its caps no point,
+ * and rings nested a hundred deep (holes within holes). */
 typedef enum
 {
   HARD_RANDOM, HARD_HOLES, HARD_TALL, HARD_STRIPES, HARD_BROKEN_STRIPES,
-  HARD_SCALLOPS, HARD_DISC
+  HARD_SCALLOPS, HARD_DISC, HARD_DISCS, HARD_STADIUM, HARD_RINGS
 } HardMask;
 
 static gboolean
@@ -479,8 +482,7 @@ hard_pixel (HardMask kind, int x, int y, int w, int h, guint8 v)
       return x < 2 || y < 2 || x >= w - 2 || y >= h - 2 || v >= 77;
     case HARD_TALL:
       /* a column and a diagonal down the frame, and noise */
-      return x < 2 || ABS (x - (gint64) y * (w - 1) / (h - 1)) < 2 ||
-          v < 60;
+      return x < 2 || ABS (x - (gint64) y * (w - 1) / (h - 1)) < 2 || v < 60;
     case HARD_STRIPES:
       return x % 2 == 0;
     case HARD_BROKEN_STRIPES:
@@ -497,6 +499,29 @@ hard_pixel (HardMask kind, int x, int y, int w, int h, guint8 v)
       gint64 r = MIN (w, h) / 2 - 1, dx = x - w / 2, dy = y - h / 2;
 
       return dx * dx + dy * dy <= r * r;
+    }
+    case HARD_DISCS:{
+      /* radius 30 to 69 rows: 61 to 139 rows, a warp's */
+      gint64 cell = 150, r = 30 + (x / cell * 7 + y / cell * 3) % 40;
+      gint64 dx = x % cell - cell / 2, dy = y % cell - cell / 2;
+
+      return dx * dx + dy * dy <= r * r;
+    }
+    case HARD_STADIUM:{
+      /* caps of radius w / 3, straight sides between */
+      gint64 r = w / 3, dx = x - w / 2, dy = 0;
+
+      if (y < r + 2)
+        dy = r + 2 - y;
+      else if (y > h - r - 3)
+        dy = y - (h - r - 3);
+      return y > 1 && y < h - 2 && dx * dx + dy * dy <= r * r;
+    }
+    case HARD_RINGS:{
+      /* square rings 3 pixels wide, broken by a gap now and then */
+      int d = MIN (MIN (x, y), MIN (w - 1 - x, h - 1 - y));
+
+      return d % 6 < 3 && (x + 3 * y) % 997 != 0;
     }
   }
   g_assert_not_reached ();
@@ -520,6 +545,10 @@ test_hard_statistics (void)
     {HARD_SCALLOPS, 600, 400, "scallops"},
     {HARD_SCALLOPS, 1500, 2200, "scallops"},
     {HARD_DISC, 2000, 2000, "disc"},
+    {HARD_DISCS, 1920, 1080, "discs"},
+    {HARD_STADIUM, 900, 2100, "stadium"},
+    {HARD_STADIUM, 1200, 700, "stadium"},
+    {HARD_RINGS, 1001, 999, "rings"},
   };
 
   forced_statistics = CIP_LABEL_MOMENTS | CIP_LABEL_INTENSITY_RANGE |

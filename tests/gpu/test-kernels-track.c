@@ -17,7 +17,10 @@
  * to 3840x2160 and 4 million regions, label images where nearly every
  * pixel is a pair of its own (the pair tables' worst case), first frames
  * in the middle of a sequence, size changes, short columns and a column
- * written again (cip_track_column).
+ * written again (cip_track_column).  The overlaps are counted by the
+ * labelling (the table's track_prev, as the element tracks), by
+ * cip_track_frame from both label images, or counted and then thrown
+ * away, and two sequences' calls interleave on one stream.
  *
  * Exits with 77 (skipped) where no CUDA device is usable. */
 
@@ -230,15 +233,46 @@ sequence_set_labels (Sequence * s, const guint32 * labels, int height,
   copy_bytes (cur->labels, labels, words * sizeof (guint32));
 }
 
+/* How a labelled frame is tracked: its overlaps counted by the labelling
+ * (the table's track_prev), by cip_track_frame from both label images, or
+ * counted by the labelling and then thrown away, the frame tracked as a
+ * first one. */
+typedef enum
+{
+  COUNT_IN_LABELLING,
+  COUNT_APART,
+  COUNT_DISCARDED
+} CountMode;
+
+/* The previous frame as the GPU side tracks the next one from it: what the
+ * labelling that counts must be given. */
+static CipTrackFrame
+sequence_gpu_prev (Sequence * s, size_t stride)
+{
+  Side *prev = &s->sides[!s->turn];
+  gboolean shared = s->frames % 3 == 2;
+  CipTrackFrame frame = { prev->labels, stride, prev->ids,
+    shared ? s->shared_state : prev->state, NULL, 0
+  };
+  guint32 state[CIP_TRACK_STATE_WORDS];
+
+  /* sequence_track copies it too; the labelling reads it first */
+  if (shared) {
+    copy_bytes (state, prev->state, sizeof (state));
+    copy_bytes (s->shared_state, state, sizeof (state));
+  }
+  return frame;
+}
+
 /* Labels @mask with cip_label into the next frame's label image on the
- * device, and with cip_ref_label on the host, checks that both label
- * images and counts are equal, and tracks the frame.  Rows of @pad
- * elements more than the width: the same in every frame of a sequence
- * (both frames of a track have one stride). */
-static const guint32 *
-sequence_label_and_track (Sequence * s, const CipImage * mask,
-    int connectivity, guint32 min_area, size_t pad, gboolean restart,
-    guint32 * n_out)
+ * device, and with cip_ref_label on the host, and checks that both label
+ * images and counts are equal; with @count_prev the labelling counts the
+ * overlaps with it.  Rows of @pad elements more than the width: the same
+ * in every frame of a sequence (both frames of a track have one
+ * stride).  Returns the count. */
+static guint32
+sequence_label (Sequence * s, const CipImage * mask, int connectivity,
+    guint32 min_area, size_t pad, const CipTrackFrame * count_prev)
 {
   Side *cur = &s->sides[s->turn];
   CipLabelParams params = { connectivity, min_area, 0 };
@@ -247,7 +281,6 @@ sequence_label_and_track (Sequence * s, const CipImage * mask,
   guint32 ref_count = G_MAXUINT32, *labels;
   CipRegionTable ref_table = { NULL, 0, &ref_count };
   CipRegionTable table = { NULL, 0, s->count };
-  const guint32 *ids;
   gchar *where = NULL;
   gint y;
 
@@ -256,6 +289,7 @@ sequence_label_and_track (Sequence * s, const CipImage * mask,
   ref_table.labels_stride = stride;
   table.labels = cur->labels;
   table.labels_stride = stride;
+  table.track_prev = count_prev;
   if (cip_ref_label (mask, NULL, &params, NULL, &ref_table, NULL) != CIP_OK)
     fail ("%s: cip_ref_label failed", s->what);
 
@@ -281,12 +315,44 @@ sequence_label_and_track (Sequence * s, const CipImage * mask,
   if (where)
     fail ("%s: cip_label's label image differs from the reference's at %s",
         s->what, where);
+  return ref_count;
+}
 
-  ids = sequence_track (s, mask->width, mask->height, stride, ref_count,
-      restart, MIN (ref_count + s->frames % 3, s->max_regions));
+/* Labels @mask (as sequence_label) and tracks the frame, its overlaps
+ * counted as @mode says (a first frame counts none). */
+static const guint32 *
+sequence_label_and_track_by (Sequence * s, const CipImage * mask,
+    int connectivity, guint32 min_area, size_t pad, gboolean restart,
+    CountMode mode, guint32 * n_out)
+{
+  size_t stride = mask->width + pad;
+  gboolean count = !s->first && mode != COUNT_APART &&
+      (!restart || mode == COUNT_DISCARDED);
+  CipTrackFrame prev = { NULL, 0, NULL, NULL, NULL, 0 };
+  guint32 n;
+
+  if (count)
+    prev = sequence_gpu_prev (s, stride);
+  n = sequence_label (s, mask, connectivity, min_area, pad,
+      count ? &prev : NULL);
   if (n_out)
-    *n_out = ref_count;
-  return ids;
+    *n_out = n;
+  return sequence_track (s, mask->width, mask->height, stride, n,
+      restart || mode == COUNT_DISCARDED,
+      MIN (n + s->frames % 3, s->max_regions));
+}
+
+/* ... counted by the labelling, as the element does, or every fourth
+ * frame apart. */
+static const guint32 *
+sequence_label_and_track (Sequence * s, const CipImage * mask,
+    int connectivity, guint32 min_area, size_t pad, gboolean restart,
+    guint32 * n_out)
+{
+  CountMode mode = s->frames % 4 == 3 ? COUNT_APART : COUNT_IN_LABELLING;
+
+  return sequence_label_and_track_by (s, mask, connectivity, min_area, pad,
+      restart, mode, n_out);
 }
 
 /* ---- Masks ---- */
@@ -302,8 +368,7 @@ test_boxes (void)
 
   for (pad = 0; pad < 3; pad++) {
     for (f = 0; f < CIP_TEST_N_BOX_FRAMES; f++) {
-      CipImage mask =
-          cip_test_boxes_mask (CIP_TEST_BOXES_W, CIP_TEST_BOXES_H,
+      CipImage mask = cip_test_boxes_mask (CIP_TEST_BOXES_W, CIP_TEST_BOXES_H,
           cip_test_box_frames[f].boxes,
           cip_test_box_frames[f].n);
       guint32 n;
@@ -403,9 +468,11 @@ run_drift (gint width, gint height, guint density, guint frames,
   for (f = 0; f < frames; f++) {
     CipImage t;
 
-    /* a first frame in the middle too */
-    sequence_label_and_track (s, &mask, connectivity, min_area, pad,
-        f == frames / 2 + 1, NULL);
+    /* a first frame in the middle too, once after a labelling that
+     * counted for nothing */
+    sequence_label_and_track_by (s, &mask, connectivity, min_area, pad,
+        f == frames / 2 + 1, f == frames / 2 ? COUNT_DISCARDED :
+        f % 4 == 3 ? COUNT_APART : COUNT_IN_LABELLING, NULL);
     drift (&mask, &next, rand);
     t = mask;
     mask = next;
@@ -538,6 +605,58 @@ test_size_changes (void)
   g_rand_free (rand);
 }
 
+/* Two sequences on one stream whose calls interleave: the labellings of
+ * both count their overlaps before either frame is tracked, in either
+ * order, so that at most one of them finds its counts; each frame is
+ * still tracked as the reference does. */
+static void
+test_interleaved (void)
+{
+  const gint w = 200, h = 150;
+  GRand *rand = g_rand_new_with_seed (77);
+  Sequence *a = sequence_new ((size_t) w * h, "interleaved a");
+  Sequence *b = sequence_new ((size_t) w * h, "interleaved b");
+  CipImage mask_a = random_mask (w, h, 128, rand);
+  CipImage mask_b = random_mask (w, h, 100, rand);
+  CipImage next = cip_test_image_new (w, h, CIP_FORMAT_GRAY8, 0);
+  guint f;
+
+  for (f = 0; f < 7; f++) {
+    CipTrackFrame prev_a = { NULL, 0, NULL, NULL, NULL, 0 }, prev_b = prev_a;
+    guint32 n_a, n_b;
+    CipImage t;
+
+    if (f > 0) {
+      prev_a = sequence_gpu_prev (a, w);
+      prev_b = sequence_gpu_prev (b, w);
+    }
+    n_a = sequence_label (a, &mask_a, 8, 0, 0, f > 0 ? &prev_a : NULL);
+    n_b = sequence_label (b, &mask_b, 4, f % 3 == 1 ? 2 : 0, 0,
+        f > 0 ? &prev_b : NULL);
+    if (f % 2) {
+      sequence_track (a, w, h, w, n_a, FALSE, n_a);
+      sequence_track (b, w, h, w, n_b, FALSE, n_b);
+    } else {
+      sequence_track (b, w, h, w, n_b, FALSE, n_b);
+      sequence_track (a, w, h, w, n_a, FALSE, n_a);
+    }
+    drift (&mask_a, &next, rand);
+    t = mask_a;
+    mask_a = next;
+    next = t;
+    drift (&mask_b, &next, rand);
+    t = mask_b;
+    mask_b = next;
+    next = t;
+  }
+  cip_test_image_free (&mask_a);
+  cip_test_image_free (&mask_b);
+  cip_test_image_free (&next);
+  sequence_free (a);
+  sequence_free (b);
+  g_rand_free (rand);
+}
+
 /* A table that grew after the ids were written gets them again. */
 static void
 test_column (void)
@@ -614,6 +733,35 @@ test_invalid_arguments (void)
   /* the same on the host */
   g_assert_cmpint (cip_ref_track_frame (NULL, &frame, NULL, 8, 8, NULL), ==,
       CIP_ERROR_INVALID_ARGUMENT);
+  /* a labelling that counts: it needs a label image of its own, of the
+   * previous frame's stride */
+  {
+    CipLabelParams params = { 8, 0, 0 };
+    CipRegionTable table = { NULL, 0, count };
+    guint32 *other = device_words (72);
+    CipImage mask;
+
+    CHECK (cip_image_alloc (&mask, 8, 8, CIP_FORMAT_GRAY8, cip_test_stream));
+    table.track_prev = &prev;
+    g_assert_cmpint (cip_label (&mask, NULL, &params, NULL, &table,
+            cip_test_stream), ==, CIP_ERROR_INVALID_ARGUMENT);
+    table.labels = labels;
+    table.labels_stride = 8;
+    g_assert_cmpint (cip_label (&mask, NULL, &params, NULL, &table,
+            cip_test_stream), ==, CIP_ERROR_INVALID_ARGUMENT);
+    table.labels = other;
+    table.labels_stride = 9;
+    g_assert_cmpint (cip_label (&mask, NULL, &params, NULL, &table,
+            cip_test_stream), ==, CIP_ERROR_INVALID_ARGUMENT);
+    bad = prev;
+    bad.state = NULL;
+    table.track_prev = &bad;
+    table.labels_stride = 8;
+    g_assert_cmpint (cip_label (&mask, NULL, &params, NULL, &table,
+            cip_test_stream), ==, CIP_ERROR_INVALID_ARGUMENT);
+    cip_image_free (&mask, cip_test_stream);
+    cip_buffer_free (other, cip_test_stream);
+  }
 
   cip_host_free (count, cip_test_stream);
   cip_buffer_free (labels, cip_test_stream);
@@ -635,6 +783,7 @@ main (int argc, char **argv)
   g_test_add_func ("/kernels/track/ties", test_ties);
   g_test_add_func ("/kernels/track/column", test_column);
   g_test_add_func ("/kernels/track/size-changes", test_size_changes);
+  g_test_add_func ("/kernels/track/interleaved", test_interleaved);
   g_test_add_func ("/kernels/track/dense-pairs", test_dense_pairs);
   g_test_add_func ("/kernels/track/drift", test_drift);
   g_test_add_func ("/kernels/track/large", test_large);
