@@ -119,47 +119,25 @@ byte_of_words (const uint32_t * w, int i)
   return (w[i / 4] >> (8 * (i % 4))) & 0xff;
 }
 
-/* Three-byte pixels (RGB, BGR): the block's CIP_ROW_SPAN pixels of a
- * row, 48 bytes a thread, are read into shared memory with 16-byte loads
- * in which consecutive threads read consecutive addresses (each warp-wide
- * load one 512-byte run), then each thread converts its own 16 pixels
- * from there; red at byte @r_at of a pixel, blue at 2 - @r_at. */
+/* Three-byte pixels (RGB, BGR): a thread's CIP_UNIT pixels are 48 bytes,
+ * three 16-byte loads, rather than a byte load per channel; red at byte
+ * @r_at of a pixel, blue at 2 - @r_at. */
 template < CipGrayMethod method, int r_at >
 __global__ void
 gray_kernel_packed3 (GrayParams p)
 {
-  __shared__ uint4 staged[3 * CIP_ROW_THREADS];
   int y = blockIdx.y;
-  int span_x = blockIdx.x * CIP_ROW_SPAN;
-  int x0 = span_x + threadIdx.x * CIP_UNIT;
-  const uint8_t *__restrict__ in =
-      p.src + y * p.src_stride + (size_t) span_x * 3;
+  int x0 = blockIdx.x * CIP_ROW_SPAN + threadIdx.x * CIP_UNIT;
+  const uint8_t *__restrict__ in = p.src + y * p.src_stride;
   uint8_t *out = p.dst + y * p.dst_stride;
-  /* the bytes of the span that lie in the row */
-  int span_bytes = min (CIP_ROW_SPAN, p.width - span_x) * 3;
   uint8_t v[CIP_UNIT];
-
-#pragma unroll
-  for (int k = 0; k < 3; k++) {
-    int i = threadIdx.x + k * CIP_ROW_THREADS;
-
-    if (16 * i + 16 <= span_bytes) {
-      staged[i] = ((const uint4 *) in)[i];
-    } else if (16 * i < span_bytes) {
-      /* the row ends inside these 16 bytes */
-      uint8_t *b = (uint8_t *) & staged[i];
-
-      for (int j = 0; j < 16; j++)
-        b[j] = 16 * i + j < span_bytes ? in[16 * i + j] : 0;
-    }
-  }
-  __syncthreads ();
 
   if (x0 >= p.width)
     return;
-  {
-    const uint4 a = staged[3 * threadIdx.x], b = staged[3 * threadIdx.x + 1],
-        c = staged[3 * threadIdx.x + 2];
+
+  if (x0 + CIP_UNIT <= p.width) {
+    const uint4 *q = (const uint4 *) (in + (size_t) x0 * 3);
+    uint4 a = q[0], b = q[1], c = q[2];
     const uint32_t w[12] = { a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w,
       c.x, c.y, c.z, c.w
     };
@@ -169,6 +147,12 @@ gray_kernel_packed3 (GrayParams p)
       v[i] = cip_gray_pixel (byte_of_words (w, 3 * i + r_at),
           byte_of_words (w, 3 * i + 1), byte_of_words (w, 3 * i + 2 - r_at),
           method);
+  } else {
+    for (int i = 0; i < CIP_UNIT && x0 + i < p.width; i++) {
+      const uint8_t *px = in + (size_t) (x0 + i) * 3;
+
+      v[i] = cip_gray_pixel (px[r_at], px[1], px[2 - r_at], method);
+    }
   }
 
 #pragma unroll
