@@ -141,7 +141,6 @@ struct LabelArgs
   uint32_t min_area;
   uint32_t statistics;          /* CipLabelStatistics */
   bool filter;
-  bool background;              /* passes 1 and 2 join the zero pixels */
   uint32_t *parent;
   unsigned long long *chunk_states;     /* a word per SCAN_CHUNK pixels */
   uint32_t n_chunks;
@@ -333,25 +332,30 @@ join_rows (uint32_t * s, const uint32_t * rows, uint32_t * queue,
  * for it.  TILE_WARPS warps share a tile, a band of BAND_ROWS rows each:
  * a warp joins the rows of its band top to bottom, then, once every band
  * is done, its first row to the band above.  Unions may run in any order;
- * short bands keep many warps in flight on each multiprocessor. */
-__global__ void
+ * short bands keep many warps in flight on each multiprocessor.  With
+ * kHoles, TILE_WARPS more warps label the tile's zero pixels at the same
+ * time (8-connected, into holes_parent): the same barriers, their own
+ * shared memory, and no second launch or pass over the mask. */
+template < bool kHoles > __global__ void
 local_kernel (LabelArgs p)
 {
-  __shared__ uint32_t s[TILE_SIZE * TILE_SIZE];
-  __shared__ uint32_t rows[TILE_SIZE];
-  __shared__ uint32_t queues[TILE_WARPS][QUEUE_SIZE];
-  int lane = threadIdx.x, band = threadIdx.y;
+  __shared__ uint32_t forests[kHoles ? 2 : 1][TILE_SIZE * TILE_SIZE];
+  __shared__ uint32_t tile_rows[kHoles ? 2 : 1][TILE_SIZE];
+  __shared__ uint32_t queues[(kHoles ? 2 : 1) * TILE_WARPS][QUEUE_SIZE];
+  int lane = threadIdx.x, band = threadIdx.y % TILE_WARPS;
   int x0 = blockIdx.x * TILE_SIZE, y0 = blockIdx.y * TILE_SIZE;
   int x = x0 + lane, top = band * BAND_ROWS, bottom = top + BAND_ROWS - 1;
-  uint32_t *queue = queues[band];
-  bool eight = p.connectivity == 8;
-  uint32_t t = ((blockIdx.y * gridDim.x + blockIdx.x) * TILE_WARPS +
-      band) * 32 + lane;
+  bool background = kHoles && threadIdx.y >= TILE_WARPS;
+  uint32_t *s = forests[background], *rows = tile_rows[background];
+  uint32_t *queue = queues[threadIdx.y];
+  uint32_t *parent = background ? p.holes_parent : p.parent;
+  bool eight = background || p.connectivity == 8;
+  uint32_t t = ((blockIdx.y * gridDim.x + blockIdx.x) * blockDim.y +
+      threadIdx.y) * 32 + lane;
 
   /* The resolve pass's look-back starts from nothing: this grid has a
    * thread for every chunk: one per 32 pixels, a chunk per SCAN_CHUNK.
-   * The hull and holes passes' counters too: they run after this pass,
-   * the hulls before the background's. */
+   * The hull and holes passes' counters too: they run after this pass. */
   if (t < p.n_chunks)
     p.chunk_states[t] = 0;
   if (t == 0) {
@@ -365,7 +369,7 @@ local_kernel (LabelArgs p)
   for (int k = 0; k < BAND_ROWS; k++)
     fg[k] = x < p.width && y0 + top + k < p.height &&
         (p.mask[(size_t) (y0 + top + k) * p.mask_stride + x] != 0) !=
-        p.background;
+        background;
 #pragma unroll
   for (int k = 0; k < BAND_ROWS; k++) {
     uint32_t row = __ballot_sync (FULL_WARP, fg[k]);
@@ -394,12 +398,12 @@ local_kernel (LabelArgs p)
     root = __shfl_sync (FULL_WARP, root, first);
     if (x >= p.width || y >= p.height)
       continue;
-    p.parent[(uint32_t) y * p.width + x] = row & bit ?
+    parent[(uint32_t) y * p.width + x] = row & bit ?
         (uint32_t) (y0 + root / TILE_SIZE) * p.width + x0 +
         root % TILE_SIZE : LABEL_BACKGROUND;
     /* the counts of the background's components, kept at their roots:
      * every root is one of a tile's */
-    if (p.background && (row & bit) && root == ly * TILE_SIZE + lane)
+    if (background && (row & bit) && root == ly * TILE_SIZE + lane)
       p.holes_size[(uint32_t) y * p.width + x] = 0;
   }
 }
@@ -412,18 +416,21 @@ local_kernel (LabelArgs p)
  * the first and last lanes of the top row).  Each line and the line it
  * faces lie in one tile each, so pixels next to each other along a line
  * already share a root: as in the local pass, one union per pair of runs
- * that touch. */
-__global__ void
+ * that touch.  With kHoles, BORDER_WARPS more warps join the background's
+ * forest likewise (8-connected). */
+template < bool kHoles > __global__ void
 border_kernel (LabelArgs p)
 {
   /* A warp's unions, gathered so that its lanes share them evenly: a line
    * holds at most 31 pairs of touching runs, plus two corners. */
-  __shared__ uint2 queues[BORDER_WARPS][2 * TILE_SIZE];
+  __shared__ uint2 queues[(kHoles ? 2 : 1) * BORDER_WARPS][2 * TILE_SIZE];
   int x0 = blockIdx.x * TILE_SIZE, y0 = blockIdx.y * TILE_SIZE;
-  int lane = threadIdx.x & 31, side = threadIdx.x >> 5;
+  int lane = threadIdx.x & 31, side = (threadIdx.x >> 5) % BORDER_WARPS;
+  bool background = kHoles && threadIdx.x >= BORDER_WARPS * 32;
+  uint32_t *parent = background ? p.holes_parent : p.parent;
   uint32_t w = p.width, bit = 1u << lane, along, i, j;
   uint32_t line, facing, overlap, count = 0;
-  uint2 *queue = queues[side];
+  uint2 *queue = queues[threadIdx.x >> 5];
   bool in, fg = false, fg_facing = false;
 
   if (x0 >= p.width || y0 >= p.height)
@@ -441,8 +448,8 @@ border_kernel (LabelArgs p)
     along = w;
   }
   if (in) {
-    fg = p.parent[i] != LABEL_BACKGROUND;
-    fg_facing = p.parent[j] != LABEL_BACKGROUND;
+    fg = parent[i] != LABEL_BACKGROUND;
+    fg_facing = parent[j] != LABEL_BACKGROUND;
   }
   line = __ballot_sync (FULL_WARP, fg);
   facing = __ballot_sync (FULL_WARP, fg_facing);
@@ -450,7 +457,7 @@ border_kernel (LabelArgs p)
 
   warp_append (queue, &count, fg && (overlap & ~(overlap << 1) & bit),
       make_uint2 (i, j), lane);
-  if (p.connectivity == 8) {
+  if (background || p.connectivity == 8) {
     warp_append (queue, &count,
         fg && (~(line << 1) & (facing << 1) & ~facing & bit),
         make_uint2 (i, j - along), lane);
@@ -458,14 +465,14 @@ border_kernel (LabelArgs p)
         fg && (~(line >> 1) & (facing >> 1) & ~facing & bit),
         make_uint2 (i, j + along), lane);
     warp_append (queue, &count, fg && side == 0 && lane == 0 && x0 > 0 &&
-        p.parent[j - 1] != LABEL_BACKGROUND, make_uint2 (i, j - 1), lane);
+        parent[j - 1] != LABEL_BACKGROUND, make_uint2 (i, j - 1), lane);
     warp_append (queue, &count, fg && side == 0 && lane == TILE_SIZE - 1 &&
-        x0 + TILE_SIZE < p.width && p.parent[j + 1] != LABEL_BACKGROUND,
+        x0 + TILE_SIZE < p.width && parent[j + 1] != LABEL_BACKGROUND,
         make_uint2 (i, j + 1), lane);
   }
   __syncwarp ();
   for (uint32_t k = lane; k < count; k += 32)
-    union_global (p.parent, queue[k].x, queue[k].y);
+    union_global (parent, queue[k].x, queue[k].y);
 }
 
 /* 3. parent[i] := root of i, and the roots, in raster order, get ids
@@ -1008,7 +1015,10 @@ tile_slot (uint32_t * keys, uint32_t key)
  * (__match_any_sync), the tile sums the groups in a shared hash table,
  * and one set of global atomics per region and tile follows: a region
  * that holds most of the frame would otherwise take thousands, all on
- * one address. */
+ * one address.  With kEnds (the convex hull asked for too) the pass also
+ * narrows each region's row ends (H2), at most a pair of atomics per
+ * region and row segment, so that the hull takes no pass over the labels
+ * of its own. */
 #define CONTOUR_HALO 2
 #define CONTOUR_W (STATS_TILE_W + 2 * CONTOUR_HALO)
 #define CONTOUR_H (STATS_TILE_H + 2 * CONTOUR_HALO)
@@ -1025,7 +1035,7 @@ contours_add (LabelAccum * r, const uint32_t * counts, int quads)
     atomicAdd (&r->euler_quads, quads);
 }
 
-__global__ void
+template < bool kEnds > __global__ void
 contours_kernel (LabelArgs p)
 {
   __shared__ uint32_t ids[CONTOUR_H][CONTOUR_W];
@@ -1121,6 +1131,23 @@ contours_kernel (LabelArgs p)
       }
       if (cls || euler)
         key = id;
+    }
+
+    /* A run that goes on past the segment's first or last lane leaves
+     * that end to the segment next to it, here or in the next tile. */
+    if (kEnds) {
+      uint32_t same = __match_any_sync (FULL_WARP, id);
+      int last = 31 - __clz (same), sx0 = sx - lane;
+
+      if (id != 0 && lane == __ffs (same) - 1) {
+        const LabelAccum *r = &p.regions[id - 1];
+        uint32_t row = r->hull_rows + (y0 + ty) - r->root / p.width;
+
+        if (lane > 0 || ids[sy][sx0 - 1] != id)
+          atomicMin (&p.row_first[row], x0 + tx - r->left);
+        if (last < 31 || ids[sy][sx0 + 32] != id)
+          atomicMax (&p.row_last[row], x0 + tx - lane + last - r->left);
+      }
     }
 
     /* Every lane takes the ballots; a pixel's quads add -8 .. 4. */
@@ -1324,7 +1351,8 @@ region_rows (const LabelArgs & p, uint32_t r)
  * region's ends there; the warp narrows them per region in a shared hash
  * table of its own, then one pair of global atomics per region and span
  * follows (one per run end would put hundreds on each row's words of a
- * region across the frame). */
+ * region across the frame).  With the contours, their pass finds the
+ * ends instead (contours_kernel). */
 #define HULL_ENDS_WARPS 8
 #define HULL_ENDS_SEGMENTS 8
 #define HULL_ENDS_SPAN (32 * HULL_ENDS_SEGMENTS)
@@ -1963,54 +1991,65 @@ hull_kernel (LabelArgs p)
  * the background (8-connected) nest as a tree: a component not on the
  * image's edge lies in a hole of the component that holds the pixel above
  * its first one, and a region's holes hold exactly its descendants.  So
- * the background is labelled too (passes 1 and 2 again, joining the zero
- * pixels), each background component counts its pixels (B1), and every
- * component adds its size to each region above it (B2).  B1 sums per 64x32
- * tile in a shared hash table, as the statistics pass does: the
- * background around a frame's regions is mostly one component. */
+ * the background is labelled too (passes 1 and 2 take the zero pixels
+ * in warps of their own, at the same time as the regions), each
+ * background component counts its pixels (B1), and every component adds
+ * its size to each region above it (B2).  B1 sums per 64x32 tile in
+ * shared hash tables, as the statistics pass does: the background around
+ * a frame's regions is mostly one component. */
 #define HOLE_OPEN 0x80000000u
 
-/* @size pixels of the background component of @node, @open when one is
+/* @size pixels of the background component of @root, @open when one is
  * on the image's edge. */
 __device__ __forceinline__ void
-holes_count (const LabelArgs & p, uint32_t node, uint32_t size, bool open)
+holes_count (const LabelArgs & p, uint32_t root, uint32_t size, bool open)
 {
-  uint32_t root = find_global (p.holes_parent, node);
-
   atomicAdd (&p.holes_size[root], size);
   if (open)
     atomicOr (&p.holes_size[root], HOLE_OPEN);
 }
 
+static_assert (STATS_SEGMENTS == 2 * 32,
+    "a lane of one warp counts the roots of two row segments");
+
 /* B1. Each background component's pixels, counted at its root, which a
  * pixel on the image's edge opens; the roots are listed, each by its own
  * pixel (a root is its own parent, no other pixel is).  A warp row groups
  * its lanes by the node they point at (a root of pass 1's tile, or one
- * above it), the tile sums the groups by node, and each node's sum goes to
- * its root: a find per node and tile, not per pixel, and the forest is
- * only read. */
+ * above it), and the tile sums the groups by node; each node finds its
+ * root, and the tile sums the nodes by root in a second table, so that a
+ * component takes one update per tile however many nodes it has there
+ * (the background around a frame's regions has a few in every tile, all
+ * one root).  The tile's roots take consecutive places in the list by one
+ * atomic: one a warp would put tens of thousands on one word. */
 __global__ void
 holes_size_kernel (LabelArgs p)
 {
   __shared__ uint32_t keys[STATS_SLOTS], sizes[STATS_SLOTS];
   __shared__ uint32_t open[STATS_SLOTS];
+  __shared__ uint32_t root_keys[STATS_SLOTS], root_sizes[STATS_SLOTS];
+  __shared__ uint32_t root_open[STATS_SLOTS];
+  __shared__ uint32_t seg_roots[STATS_SEGMENTS], seg_places[STATS_SEGMENTS];
   int x0 = blockIdx.x * STATS_TILE_W, y0 = blockIdx.y * STATS_TILE_H;
   int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 
-  for (int s = threadIdx.x; s < STATS_SLOTS; s += STATS_THREADS)
+  for (int s = threadIdx.x; s < STATS_SLOTS; s += STATS_THREADS) {
     keys[s] = sizes[s] = open[s] = 0;
+    root_keys[s] = root_sizes[s] = root_open[s] = 0;
+  }
   __syncthreads ();
 
   for (int seg = warp; seg < STATS_SEGMENTS; seg += STATS_WARPS) {
     int y = y0 + seg / (STATS_TILE_W / 32);
     int x = x0 + (seg % (STATS_TILE_W / 32)) * 32 + lane;
     bool in = x < p.width && y < p.height;
-    uint32_t i = (uint32_t) y * p.width + x, peers, edges;
+    uint32_t i = (uint32_t) y * p.width + x, peers, edges, roots;
     uint32_t q = in ? p.holes_parent[i] : LABEL_BACKGROUND;
     int slot;
 
-    warp_list (p.holes_roots, &p.counters[6], in && q == i, i, false, 0,
-        lane);
+    roots = __ballot_sync (FULL_WARP, in && q == i);
+    if (lane == 0)
+      seg_roots[seg] = roots;
     peers = __match_any_sync (FULL_WARP, q);
     edges = __ballot_sync (FULL_WARP, in && (x == 0 || y == 0 ||
             x == p.width - 1 || y == p.height - 1));
@@ -2019,7 +2058,8 @@ holes_size_kernel (LabelArgs p)
     slot = tile_slot < STATS_SLOT_BITS > (keys, q + 1);
     if (slot < 0) {
       /* The tile holds too many components: straight to the root. */
-      holes_count (p, q, __popc (peers), (edges & peers) != 0);
+      holes_count (p, find_global (p.holes_parent, q), __popc (peers),
+          (edges & peers) != 0);
       continue;
     }
     atomicAdd (&sizes[slot], __popc (peers));
@@ -2028,9 +2068,47 @@ holes_size_kernel (LabelArgs p)
   }
   __syncthreads ();
 
+  if (warp == 0) {
+    uint32_t a = __popc (seg_roots[2 * lane]);
+    uint32_t b = __popc (seg_roots[2 * lane + 1]);
+    uint32_t total, before = warp_exclusive_sum (a + b, &total), base = 0;
+
+    if (lane == 0 && total > 0)
+      base = atomicAdd (&p.counters[6], total);
+    base = __shfl_sync (FULL_WARP, base, 0);
+    seg_places[2 * lane] = base + before;
+    seg_places[2 * lane + 1] = base + before + a;
+  }
+  for (int s = threadIdx.x; s < STATS_SLOTS; s += STATS_THREADS) {
+    uint32_t root;
+    int r;
+
+    if (!keys[s])
+      continue;
+    root = find_global (p.holes_parent, keys[s] - 1);
+    r = tile_slot < STATS_SLOT_BITS > (root_keys, root + 1);
+    if (r < 0) {
+      holes_count (p, root, sizes[s], open[s] != 0);
+      continue;
+    }
+    atomicAdd (&root_sizes[r], sizes[s]);
+    if (open[s])
+      root_open[r] = 1;
+  }
+  __syncthreads ();
+
   for (int s = threadIdx.x; s < STATS_SLOTS; s += STATS_THREADS)
-    if (keys[s])
-      holes_count (p, keys[s] - 1, sizes[s], open[s] != 0);
+    if (root_keys[s])
+      holes_count (p, root_keys[s] - 1, root_sizes[s], root_open[s] != 0);
+  for (int seg = warp; seg < STATS_SEGMENTS; seg += STATS_WARPS) {
+    uint32_t roots = seg_roots[seg];
+    int y = y0 + seg / (STATS_TILE_W / 32);
+    int x = x0 + (seg % (STATS_TILE_W / 32)) * 32 + lane;
+
+    if (roots >> lane & 1)
+      p.holes_roots[seg_places[seg] + __popc (roots & ((1u << lane) - 1))] =
+          (uint32_t) y * p.width + x;
+  }
 }
 
 /* The root of the background component around region @a, or UINT32_MAX
@@ -2257,7 +2335,6 @@ cip_label (const CipImage * mask, const CipImage * intensity,
   p.n_props = table->column_capacity > 0 ? table->n_props : 0;
   for (uint32_t i = 0; i < p.n_props; i++)
     p.props[i] = table->props[i];
-  p.background = false;
   p.row_first = (uint32_t *) hulls;
   p.row_last = hulls ? p.row_first + p.n_pixels : NULL;
   p.chains = hulls ? p.row_last + p.n_pixels : NULL;
@@ -2273,41 +2350,46 @@ cip_label (const CipImage * mask, const CipImage * intensity,
       CIP_DIV_UP (p.height, STATS_TILE_H));
   pixels = dim3 (CIP_DIV_UP (p.width, CIP_BLOCK_X),
       CIP_DIV_UP (p.height, CIP_BLOCK_Y));
-  local_kernel <<<tiles, dim3 (32, TILE_WARPS), 0, s >>> (p);
-  CIP_CUDA_TRY_LAUNCH (stream, "label local kernel");
-  border_kernel <<<tiles, BORDER_WARPS * 32, 0, s >>> (p);
-  CIP_CUDA_TRY_LAUNCH (stream, "label border kernel");
+  if (p.statistics & CIP_LABEL_FILLED) {
+    local_kernel < true ><<<tiles, dim3 (32, 2 * TILE_WARPS), 0, s >>> (p);
+    CIP_CUDA_TRY_LAUNCH (stream, "label local kernel");
+    border_kernel < true ><<<tiles, 2 * BORDER_WARPS * 32, 0, s >>> (p);
+    CIP_CUDA_TRY_LAUNCH (stream, "label border kernel");
+  } else {
+    local_kernel < false ><<<tiles, dim3 (32, TILE_WARPS), 0, s >>> (p);
+    CIP_CUDA_TRY_LAUNCH (stream, "label local kernel");
+    border_kernel < false ><<<tiles, BORDER_WARPS * 32, 0, s >>> (p);
+    CIP_CUDA_TRY_LAUNCH (stream, "label border kernel");
+  }
   resolve_kernel <<<n_pixel_blocks, SCAN_THREADS, 0, s >>> (p);
   CIP_CUDA_TRY_LAUNCH (stream, "label resolve kernel");
   launch_stats (&p, intensity->format == CIP_FORMAT_GRAY16,
       dst != NULL && !p.filter, s);
   CIP_CUDA_TRY_LAUNCH (stream, "label stats kernel");
-  if (p.statistics & CIP_LABEL_CONTOURS) {
-    contours_kernel <<<stats_tiles, STATS_THREADS, 0, s >>> (p);
-    CIP_CUDA_TRY_LAUNCH (stream, "label contours kernel");
-  }
-
+  /* The rows' places before the contours pass, which finds their ends
+   * when both are asked for. */
   if (p.statistics & CIP_LABEL_CONVEX) {
     hull_place_kernel <<<region_grid, REGION_THREADS, 0, s >>> (p);
     CIP_CUDA_TRY_LAUNCH (stream, "label hull place kernel");
-    hull_ends_kernel <<<dim3 (CIP_DIV_UP (p.width, HULL_ENDS_SPAN),
-            CIP_DIV_UP (p.height, HULL_ENDS_WARPS)), HULL_ENDS_WARPS * 32, 0,
-        s >>> (p);
-    CIP_CUDA_TRY_LAUNCH (stream, "label hull ends kernel");
+  }
+  if (p.statistics & CIP_LABEL_CONTOURS) {
+    if (p.statistics & CIP_LABEL_CONVEX)
+      contours_kernel < true ><<<stats_tiles, STATS_THREADS, 0, s >>> (p);
+    else
+      contours_kernel < false ><<<stats_tiles, STATS_THREADS, 0, s >>> (p);
+    CIP_CUDA_TRY_LAUNCH (stream, "label contours kernel");
+  }
+  if (p.statistics & CIP_LABEL_CONVEX) {
+    if (!(p.statistics & CIP_LABEL_CONTOURS)) {
+      hull_ends_kernel <<<dim3 (CIP_DIV_UP (p.width, HULL_ENDS_SPAN),
+              CIP_DIV_UP (p.height, HULL_ENDS_WARPS)),
+          HULL_ENDS_WARPS * 32, 0, s >>> (p);
+      CIP_CUDA_TRY_LAUNCH (stream, "label hull ends kernel");
+    }
     hull_kernel <<<stream->sm_count * 2, HULL_THREADS, 0, s >>> (p);
     CIP_CUDA_TRY_LAUNCH (stream, "label hull kernel");
   }
   if (p.statistics & CIP_LABEL_FILLED) {
-    LabelArgs b = p;
-
-    /* after the resolve pass: pass 1 clears its look-back states */
-    b.background = true;
-    b.connectivity = 8;
-    b.parent = p.holes_parent;
-    local_kernel <<<tiles, dim3 (32, TILE_WARPS), 0, s >>> (b);
-    CIP_CUDA_TRY_LAUNCH (stream, "label background local kernel");
-    border_kernel <<<tiles, BORDER_WARPS * 32, 0, s >>> (b);
-    CIP_CUDA_TRY_LAUNCH (stream, "label background border kernel");
     holes_size_kernel <<<stats_tiles, STATS_THREADS, 0, s >>> (p);
     CIP_CUDA_TRY_LAUNCH (stream, "label holes size kernel");
     holes_walk_kernel <<<region_grid, REGION_THREADS, 0, s >>> (p);

@@ -329,6 +329,29 @@ gst_cuda_imgproc_have_analytics_meta (void)
   return HAVE_GST_ANALYTICS;
 }
 
+#if HAVE_GST_ANALYTICS
+/* The relation meta this code made on a buffer, and for how many entries:
+ * a pooled buffer keeps it, emptied, from frame to frame, and the meta
+ * does not tell its size. */
+typedef struct
+{
+  GstAnalyticsRelationMeta *meta;
+  guint order;
+} RelationMetaSize;
+
+static GQuark
+relation_meta_size_quark (void)
+{
+  static gsize quark = 0;
+
+  if (g_once_init_enter (&quark)) {
+    gsize q = g_quark_from_static_string ("gst-cuda-imgproc-relation-size");
+    g_once_init_leave (&quark, q);
+  }
+  return (GQuark) quark;
+}
+#endif
+
 guint
 gst_cuda_imgproc_add_analytics_regions (GstBuffer * buffer, GQuark type,
     const CipRegion * regions, guint n, const GstCudaImgprocTrack * tracks,
@@ -336,13 +359,8 @@ gst_cuda_imgproc_add_analytics_regions (GstBuffer * buffer, GQuark type,
 {
 #if HAVE_GST_ANALYTICS
   guint entries = (tracks ? 2 * n : n) + n_more;
-  /* Sized for every entry at once: the meta keeps an order^2 relation
-   * matrix, regrown to twice the order (and copied) each time it fills
-   * up. */
-  GstAnalyticsRelationMetaInitParams params = { MAX (entries, 1),
-    (gsize) MAX (entries, 1) * 64
-  };
   GstAnalyticsRelationMeta *meta;
+  RelationMetaSize *size;
   /* 1.24 writes the handle whether asked for or not. */
   GstAnalyticsODMtd od;
   GstAnalyticsTrackingMtd track;
@@ -350,18 +368,39 @@ gst_cuda_imgproc_add_analytics_regions (GstBuffer * buffer, GQuark type,
 
   if (n == 0)
     return 0;
-  /* A pooled buffer keeps its relation meta, emptied, sized for the frame
-   * it was made for: one for fewer entries would grow by that many at a
-   * time, copying its matrix each time.  Made again to size. */
+  /* A pooled buffer keeps its relation meta, emptied: kept while it holds
+   * the frame's entries and is not twice too large (clearing it costs the
+   * square of its size).  One for fewer entries would grow by that many at
+   * a time, copying its matrix each time: made again to size. */
+  size = gst_mini_object_get_qdata (GST_MINI_OBJECT_CAST (buffer),
+      relation_meta_size_quark ());
   meta = gst_buffer_get_analytics_relation_meta (buffer);
-  if (meta != NULL && gst_analytics_relation_get_length (meta) == 0) {
+  if (meta != NULL && gst_analytics_relation_get_length (meta) == 0 &&
+      (size == NULL || size->meta != meta || size->order < entries ||
+          size->order > 2 * entries + 32)) {
     gst_buffer_remove_meta (buffer, (GstMeta *) meta);
     meta = NULL;
   }
-  /* GStreamer keeps one a frame: an input's, passed on, takes ours too. */
-  meta = gst_buffer_add_analytics_relation_meta_full (buffer, &params);
-  if (meta == NULL)
-    return 0;
+  if (meta == NULL) {
+    /* Sized for every entry at once, with room for a few more regions in
+     * the frames after: the meta keeps an order^2 relation matrix, regrown
+     * to twice the order (and copied) each time it fills up. */
+    guint order = entries + entries / 16 + 8;
+    GstAnalyticsRelationMetaInitParams params = { order, (gsize) order * 64 };
+
+    meta = gst_buffer_add_analytics_relation_meta_full (buffer, &params);
+    if (meta == NULL)
+      return 0;
+    if (size == NULL) {
+      size = g_new (RelationMetaSize, 1);
+      gst_mini_object_set_qdata (GST_MINI_OBJECT_CAST (buffer),
+          relation_meta_size_quark (), size, g_free);
+    }
+    size->meta = meta;
+    size->order = order;
+  }
+  /* Else an input's, passed on: GStreamer keeps one a frame, and it takes
+   * ours too. */
   for (i = 0; i < n; i++) {
     if (!gst_analytics_relation_meta_add_od_mtd (meta, type, regions[i].left,
             regions[i].top, regions[i].width, regions[i].height, 1.0f, &od))

@@ -161,6 +161,15 @@ typedef struct
   guint32 track_column_capacity;
 } GstCudaLabelFrame;
 
+/* When the tracks of a frame were first seen, by id: open addressing, at
+ * most half full (track ids start at 1: id 0 is a free slot). */
+typedef struct
+{
+  GstCudaImgprocTrack *slots;
+  guint size;                   /* a power of two, or 0 */
+  guint n;
+} GstCudaLabelTrackTimes;
+
 struct _GstCudaLabel
 {
   GstCudaImgprocFilter parent;
@@ -182,11 +191,12 @@ struct _GstCudaLabel
 
   /* Streaming thread: the last frame tracked (its state in the queue),
    * NULL when the next frame starts the ids again; and the tracks of the
-   * regions with an analytics entry, of the last frame (by id, for when
-   * each was first seen) and of this one (by region). */
+   * regions with an analytics entry, of this frame (by region) and of
+   * the last and this one by id, for when each was first seen. */
   GstCudaLabelFrame *track_prev;
-  GArray *tracks_seen;
   GArray *tracks;
+  GstCudaLabelTrackTimes track_times[2];
+  GstCudaLabelTrackTimes *tracks_seen;
 
   gboolean warned_saturated;
   gboolean warned_dropped;
@@ -513,8 +523,8 @@ gst_cuda_label_init (GstCudaLabel * self)
   self->analytics_meta = DEFAULT_ANALYTICS_META;
   self->max_region_metas = DEFAULT_MAX_REGION_METAS;
   self->track = DEFAULT_TRACK;
-  self->tracks_seen = g_array_new (FALSE, FALSE, sizeof (GstCudaImgprocTrack));
   self->tracks = g_array_new (FALSE, FALSE, sizeof (GstCudaImgprocTrack));
+  self->tracks_seen = &self->track_times[0];
   gst_cuda_imgproc_region_props_parse (&self->props,
       GST_CUDA_IMGPROC_DEFAULT_REGION_PROPS, NULL);
 }
@@ -525,8 +535,9 @@ gst_cuda_label_finalize (GObject * object)
   GstCudaLabel *self = GST_CUDA_LABEL (object);
 
   g_free (self->refused_props);
-  g_array_unref (self->tracks_seen);
   g_array_unref (self->tracks);
+  g_free (self->track_times[0].slots);
+  g_free (self->track_times[1].slots);
 
   G_OBJECT_CLASS (gst_cuda_label_parent_class)->finalize (object);
 }
@@ -699,7 +710,7 @@ gst_cuda_label_start (GstBaseTransform * trans)
   self->warned_analytics = FALSE;
   /* the frames' states are made anew */
   self->track_prev = NULL;
-  g_array_set_size (self->tracks_seen, 0);
+  self->tracks_seen->n = 0;
   return GST_BASE_TRANSFORM_CLASS (gst_cuda_label_parent_class)->start (trans);
 }
 
@@ -860,57 +871,76 @@ gst_cuda_label_process (GstCudaImgprocFilter * filter,
   return status;
 }
 
-static gint
-compare_tracks (gconstpointer a, gconstpointer b)
+/* The slot of @id in @times, or the free slot where it goes. */
+static GstCudaImgprocTrack *
+track_times_slot (const GstCudaLabelTrackTimes * times, guint64 id)
 {
-  guint64 x = ((const GstCudaImgprocTrack *) a)->id;
-  guint64 y = ((const GstCudaImgprocTrack *) b)->id;
+  guint mask = times->size - 1;
+  guint i = (guint) ((id * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> 32);
 
-  return x < y ? -1 : x > y;
+  for (i &= mask; times->slots[i].id != id && times->slots[i].id != 0;)
+    i = (i + 1) & mask;
+  return &times->slots[i];
+}
+
+/* @times emptied, with room for @n tracks. */
+static void
+track_times_reset (GstCudaLabelTrackTimes * times, guint n)
+{
+  guint size = 16;
+
+  while (size < 2 * n)
+    size *= 2;
+  /* grown when it would be more than half full, shrunk when far larger
+   * than needed (it is cleared every frame) */
+  if (size > times->size || 4 * size < times->size) {
+    g_free (times->slots);
+    times->slots = g_new0 (GstCudaImgprocTrack, size);
+    times->size = size;
+  } else {
+    memset (times->slots, 0, times->size * sizeof (GstCudaImgprocTrack));
+  }
+  times->n = 0;
 }
 
 /* The tracks of the first @n regions of @label for their analytics
  * entries: each id, first seen when the last frame's entry of that id was
- * (@pts when it had none).  self->tracks holds them in region order,
+ * (@pts when it had none).  self->tracks holds them in region order, and
  * self->tracks_seen by id for the next frame. */
 static const GstCudaImgprocTrack *
 analytics_tracks (GstCudaLabel * self, GstCudaLabelFrame * label, guint n,
     GstClockTime pts)
 {
   const gdouble *column = track_column (label);
-  GArray *seen = self->tracks_seen;
+  GstCudaLabelTrackTimes *seen = self->tracks_seen;
+  GstCudaLabelTrackTimes *seeing = seen == &self->track_times[0] ?
+      &self->track_times[1] : &self->track_times[0];
+  GstCudaImgprocTrack *tracks;
   guint i;
 
   if (label->track_restart)
-    g_array_set_size (seen, 0);
+    seen->n = 0;
   g_array_set_size (self->tracks, n);
+  tracks = (GstCudaImgprocTrack *) self->tracks->data;
+  track_times_reset (seeing, n);
   for (i = 0; i < n; i++) {
-    GstCudaImgprocTrack *t = &g_array_index (self->tracks,
-        GstCudaImgprocTrack, i);
-    guint lo = 0, hi = seen->len;
+    GstCudaImgprocTrack *t = &tracks[i], *slot;
 
     t->id = (guint64) column[i];
     t->first_seen = pts;
-    while (lo < hi) {
-      guint mid = lo + (hi - lo) / 2;
-      const GstCudaImgprocTrack *m = &g_array_index (seen,
-          GstCudaImgprocTrack, mid);
-
-      if (m->id == t->id) {
-        t->first_seen = m->first_seen;
-        break;
-      }
-      if (m->id < t->id)
-        lo = mid + 1;
-      else
-        hi = mid;
+    if (t->id == 0)
+      continue;
+    if (seen->n > 0) {
+      slot = track_times_slot (seen, t->id);
+      if (slot->id == t->id)
+        t->first_seen = slot->first_seen;
     }
+    slot = track_times_slot (seeing, t->id);
+    seeing->n += slot->id == 0;
+    *slot = *t;
   }
-  /* this frame's, by id, for the next */
-  g_array_set_size (seen, 0);
-  g_array_append_vals (seen, self->tracks->data, n);
-  g_array_sort (seen, compare_tracks);
-  return (const GstCudaImgprocTrack *) self->tracks->data;
+  self->tracks_seen = seeing;
+  return tracks;
 }
 
 static CipStatus

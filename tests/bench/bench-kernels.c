@@ -440,6 +440,13 @@ run_label_convex (Ctx * c, const CipImage * src, CipImage * dst)
   return run_label_with (c, src, CIP_LABEL_CONVEX);
 }
 
+/* The hull's row ends found by the contours pass. */
+static gboolean
+run_label_contours_convex (Ctx * c, const CipImage * src, CipImage * dst)
+{
+  return run_label_with (c, src, CIP_LABEL_CONTOURS | CIP_LABEL_CONVEX);
+}
+
 static gboolean
 run_label_filled (Ctx * c, const CipImage * src, CipImage * dst)
 {
@@ -680,6 +687,8 @@ static const OpCase op_cases[] = {
       NULL, NULL, PREPARE_NONE, 1},
   {"cip_label, table to host + convex hull", INPUT_MASK, run_label_convex,
       NULL, NULL, PREPARE_NONE, 1},
+  {"cip_label, table to host + contours and convex hull", INPUT_MASK,
+      run_label_contours_convex, NULL, NULL, PREPARE_NONE, 1},
   {"cip_label, table to host + holes", INPUT_MASK, run_label_filled, NULL,
       NULL, PREPARE_NONE, 1},
   {"cip_label, table to host + every statistic", INPUT_MASK,

@@ -2671,6 +2671,74 @@ GST_START_TEST (test_track_analytics)
 }
 
 GST_END_TEST;
+
+/* Frames of more regions and of fewer, one after the other, on the
+ * element's pooled output buffers, whose relation meta comes back
+ * emptied: each holds exactly its frame's detections and tracks, each
+ * track first seen at the first frame of its id. */
+GST_START_TEST (test_track_analytics_pooled)
+{
+  static const gint rows[] = { 1, 8, 8, 2, 8, 1, 1, 4, 8, 3 };
+  GstHarness *h = cip_test_harness_new ("cudalabel",
+      "track=true max-region-metas=256");
+  GHashTable *first_frames = g_hash_table_new (g_direct_hash, g_direct_equal);
+  Tracker tracker = { 0 };
+  guint f;
+
+  set_mask_caps (h, 32, 16);
+  for (f = 0; f < G_N_ELEMENTS (rows); f++) {
+    CipImage mask = dots_mask (32, 16, rows[f]);
+    GstBuffer *in = cip_test_buffer_new (&mask), *out;
+    guint32 n, *expected = tracker_push (&tracker, &mask, 8, 0, FALSE, &n);
+    GstAnalyticsRelationMeta *meta;
+    GstAnalyticsODMtd od;
+    gpointer state = NULL;
+    guint k = 0;
+
+    GST_BUFFER_PTS (in) = f * GST_SECOND;
+    out = cip_test_push_pull (h, in);
+    meta = gst_buffer_get_analytics_relation_meta (out);
+    fail_unless (meta != NULL);
+    fail_unless_equals_int (gst_analytics_relation_get_length (meta), 2 * n);
+    while (gst_analytics_relation_meta_iterate (meta, &state,
+            gst_analytics_od_mtd_get_mtd_type (), (GstAnalyticsMtd *) & od)) {
+      GstAnalyticsTrackingMtd track;
+      gpointer related = NULL, seen;
+      guint64 id = 0;
+      GstClockTime first_seen = 0, last_seen = 0;
+      gboolean lost = TRUE;
+
+      fail_unless (k < n);
+      fail_unless (gst_analytics_relation_meta_get_direct_related (meta,
+              od.id, GST_ANALYTICS_REL_TYPE_RELATE_TO,
+              gst_analytics_tracking_mtd_get_mtd_type (), &related,
+              (GstAnalyticsMtd *) & track), "frame %u: detection %u has no "
+          "track", f, k);
+      fail_unless (gst_analytics_tracking_mtd_get_info (&track, &id,
+              &first_seen, &last_seen, &lost));
+      fail_unless_equals_uint64 (id, expected[k]);
+      if (!g_hash_table_lookup_extended (first_frames, GUINT_TO_POINTER (id),
+              NULL, &seen)) {
+        seen = GUINT_TO_POINTER (f);
+        g_hash_table_insert (first_frames, GUINT_TO_POINTER (id), seen);
+      }
+      fail_unless_equals_uint64 (first_seen,
+          GPOINTER_TO_UINT (seen) * GST_SECOND);
+      fail_unless_equals_uint64 (last_seen, f * GST_SECOND);
+      fail_if (lost);
+      k++;
+    }
+    fail_unless_equals_int (k, n);
+    gst_buffer_unref (out);
+    g_free (expected);
+    cip_test_image_free (&mask);
+  }
+  g_hash_table_unref (first_frames);
+  tracker_clear (&tracker);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
 #endif
 
 static Suite *
@@ -2730,6 +2798,7 @@ cudalabel_suite (void)
   tcase_add_test (tc, test_track_property);
 #if CIP_TEST_HAVE_ANALYTICS
   tcase_add_test (tc, test_track_analytics);
+  tcase_add_test (tc, test_track_analytics_pooled);
 #endif
 
   return s;

@@ -14,7 +14,8 @@
  * random masks, both connectivities, min_area, intensity (GRAY8 or
  * GRAY16: 16-bit frames and their Otsu masks, sums past 32 bits) or not,
  * short tables and odd layouts, and masks that load the optional
- * statistics' passes (test_hard_statistics).
+ * statistics' passes, all of them at once (test_hard_statistics) and in
+ * the sets that launch differently (test_statistics_sets).
  *
  * Exits with 77 (skipped) where no CUDA device is usable. */
 
@@ -463,11 +464,13 @@ test_intensity16_extremes (void)
  * most of their points), a disc (a hull of many vertices), discs a warp
  * each whose sides keep too many points for one thread to chain, a
  * stadium whose straight sides leave threads between its caps no point,
- * and rings nested a hundred deep (holes within holes). */
+ * rings nested a hundred deep (holes within holes), and a region with a
+ * one-pixel hole at every other pixel of every other row (more background
+ * components in a tile than its tables hold, some open at the edge). */
 typedef enum
 {
   HARD_RANDOM, HARD_HOLES, HARD_TALL, HARD_STRIPES, HARD_BROKEN_STRIPES,
-  HARD_SCALLOPS, HARD_DISC, HARD_DISCS, HARD_STADIUM, HARD_RINGS
+  HARD_SCALLOPS, HARD_DISC, HARD_DISCS, HARD_STADIUM, HARD_RINGS, HARD_PITS
 } HardMask;
 
 static gboolean
@@ -523,8 +526,29 @@ hard_pixel (HardMask kind, int x, int y, int w, int h, guint8 v)
 
       return d % 6 < 3 && (x + 3 * y) % 997 != 0;
     }
+    case HARD_PITS:
+      /* a few filled, so that tiles hold fewer */
+      return x % 2 == 0 || y % 2 == 0 || (7 * x + 3 * y) % 11 == 0;
   }
   g_assert_not_reached ();
+}
+
+static CipTestDeviceImage *
+new_hard_mask (HardMask kind, int w, int h, guint turn)
+{
+  CipTestDeviceImage *mask = cip_test_device_image_new (w, h,
+      CIP_FORMAT_GRAY8, cip_test_layouts[turn % cip_test_n_layouts],
+      700 + turn);
+  CipImage *m = &mask->host_img;
+
+  for (int y = 0; y < h; y++) {
+    guint8 *row = (guint8 *) m->data + (size_t) y * m->stride;
+
+    for (int x = 0; x < w; x++)
+      row[x] = hard_pixel (kind, x, y, w, h, row[x]) ? 255 : 0;
+  }
+  cip_test_device_image_upload (mask);
+  return mask;
 }
 
 static void
@@ -549,6 +573,7 @@ test_hard_statistics (void)
     {HARD_STADIUM, 900, 2100, "stadium"},
     {HARD_STADIUM, 1200, 700, "stadium"},
     {HARD_RINGS, 1001, 999, "rings"},
+    {HARD_PITS, 1001, 999, "pits"},
   };
 
   forced_statistics = CIP_LABEL_MOMENTS | CIP_LABEL_INTENSITY_RANGE |
@@ -556,23 +581,63 @@ test_hard_statistics (void)
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++) {
     int w = cases[c].w, h = cases[c].h;
     CipTestDeviceImage *mask;
-    CipImage *m;
 
     if (cip_test_size_skipped (w, h))
       continue;
-    mask = cip_test_device_image_new (w, h, CIP_FORMAT_GRAY8,
-        cip_test_layouts[c % cip_test_n_layouts], 700 + c);
-    m = &mask->host_img;
-    for (int y = 0; y < h; y++) {
-      guint8 *row = (guint8 *) m->data + (size_t) y * m->stride;
-
-      for (int x = 0; x < w; x++)
-        row[x] = hard_pixel (cases[c].kind, x, y, w, h, row[x]) ? 255 : 0;
-    }
-    cip_test_device_image_upload (mask);
+    mask = new_hard_mask (cases[c].kind, w, h, c);
     for (int conn = 4; conn <= 8; conn += 4)
       check_label (mask, NULL, conn, 0, NULL, full_capacity (mask),
           cases[c].name);
+    cip_test_device_image_free (mask);
+  }
+  forced_statistics = -1;
+}
+
+/* The sets of optional statistics that launch differently: the hull's
+ * row ends found by the contours pass or by a pass of their own, the
+ * background labelled beside the regions with or without the others; on
+ * masks that load them, both connectivities, with and without min_area
+ * (regions dropped whose holes and hulls were counted). */
+static void
+test_statistics_sets (void)
+{
+  static const struct
+  {
+    HardMask kind;
+    int w, h;
+    const char *name;
+  } cases[] = {
+    {HARD_RANDOM, 1920, 1080, "random"},
+    {HARD_RANDOM, 3840, 2160, "random"},
+    {HARD_HOLES, 1920, 1080, "holes"},
+    {HARD_TALL, 700, 5000, "tall"},
+    {HARD_BROKEN_STRIPES, 1001, 999, "broken stripes"},
+    {HARD_DISCS, 1920, 1080, "discs"},
+    {HARD_RINGS, 1001, 999, "rings"},
+    {HARD_PITS, 1001, 999, "pits"},
+    {HARD_PITS, 1920, 1080, "pits"},
+  };
+  static const guint sets[] = {
+    CIP_LABEL_CONVEX,
+    CIP_LABEL_CONTOURS | CIP_LABEL_CONVEX,
+    CIP_LABEL_FILLED,
+    CIP_LABEL_CONTOURS | CIP_LABEL_FILLED,
+    CIP_LABEL_CONVEX | CIP_LABEL_FILLED | CIP_LABEL_MOMENTS,
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++) {
+    int w = cases[c].w, h = cases[c].h;
+    CipTestDeviceImage *mask;
+
+    if (cip_test_size_skipped (w, h))
+      continue;
+    mask = new_hard_mask (cases[c].kind, w, h, 40 + c);
+    for (guint k = 0; k < G_N_ELEMENTS (sets); k++) {
+      forced_statistics = sets[k];
+      for (int conn = 4; conn <= 8; conn += 4)
+        check_label (mask, NULL, conn, (k + c + conn / 4) % 2 ? 5 : 0, NULL,
+            full_capacity (mask), cases[c].name);
+    }
     cip_test_device_image_free (mask);
   }
   forced_statistics = -1;
@@ -663,6 +728,7 @@ main (int argc, char **argv)
   g_test_add_func ("/kernels/label/densities", test_densities);
   g_test_add_func ("/kernels/label/shapes", test_shapes);
   g_test_add_func ("/kernels/label/hard-statistics", test_hard_statistics);
+  g_test_add_func ("/kernels/label/statistics-sets", test_statistics_sets);
   result = g_test_run ();
 
   cip_host_free (table_regions, cip_test_stream);
