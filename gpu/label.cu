@@ -2315,6 +2315,10 @@ cip_label (const CipImage * mask, const CipImage * intensity,
   p.labels = table->labels;
   p.labels_stride = table->labels_stride;
   p.track = TrackCount ();
+  /* a labelling that counts no pairs leaves none for cip_track_frame()
+   * to take: the pairs it would find are not the ones recorded */
+  if (table->track_prev == NULL)
+    stream->track_counted = NULL;
   if (table->track_prev) {
     status = cip_track_count_begin (stream, table->track_prev,
         table->labels_stride, p.width, p.height, &p.track);
