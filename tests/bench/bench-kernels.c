@@ -1563,26 +1563,40 @@ out:
   set_free (&set, c);
 }
 
-/* The row of @g again, timed as calls that follow one another: over the
- * same rotated inputs with no event between the calls (@warm FALSE), or
- * with one source and one output repeated, so that both stay in L2 (what
- * a benchmark that converts the same image over and over measures, as
- * peers' published figures do); ours and NPP's alike. */
-static void
-run_gray_layout_again (Ctx * c, int s, const GrayLayout * g,
-    const char *name, const char *input, const Set * set, gboolean warm,
-    double bytes, double copy_gbps)
+/* How a gray row is timed: each call between two events, over inputs
+ * rotated through more than L2 holds; the same calls back to back (no
+ * event between them, as a pipeline's calls follow one another); or back
+ * to back on one source and one output, which then stay in L2 (what a
+ * benchmark that converts the same image over and over measures, as
+ * peers' published figures do). */
+typedef enum
 {
-  Set one = *set;
-  gchar *warm_name = g_strdup_printf ("%s, %s", name,
-      warm ? "warm in L2" : "back to back");
+  GRAY_TIMED_EACH,
+  GRAY_TIMED_BACK_TO_BACK,
+  GRAY_TIMED_WARM,
+} GrayTiming;
+
+static const char *gray_timing_suffix[] = { "", ", back to back",
+  ", warm in L2"
+};
+
+/* One row of @g timed as @timing, ours and NPP's (where it has the
+ * layout) alike, over the images of @set. */
+static void
+run_gray_row (Ctx * c, int s, const GrayLayout * g, const char *layout_name,
+    const char *input, const Set * set, GrayTiming timing, double bytes,
+    double copy_gbps)
+{
+  gboolean back_to_back = timing != GRAY_TIMED_EACH;
+  gchar *name = g_strconcat (layout_name, gray_timing_suffix[timing], NULL);
+  Set images = *set;
   double npp_us = NAN;
   Timing ours;
 
-  if (warm)
-    one.n = 1;
-  if (!time_op_full (c, run_gray, &one, TRUE, &ours)) {
-    op_failed (c, warm_name, sizes[s].name, FALSE);
+  if (timing == GRAY_TIMED_WARM)
+    images.n = 1;
+  if (!time_op_full (c, run_gray, &images, back_to_back, &ours)) {
+    op_failed (c, name, sizes[s].name, FALSE);
     goto out;
   }
 #ifdef HAVE_NPP
@@ -1591,7 +1605,7 @@ run_gray_layout_again (Ctx * c, int s, const GrayLayout * g,
 
     c->gray_peer = g->peer;
     memcpy (c->gray_weights, g->weights, sizeof (c->gray_weights));
-    if (time_op_full (c, run_npp_layout_gray, &one, TRUE, &npp))
+    if (time_op_full (c, run_npp_layout_gray, &images, back_to_back, &npp))
       npp_us = npp.median;
     else
       op_failed (c, g->npp_name, sizes[s].name, TRUE);
@@ -1599,18 +1613,17 @@ run_gray_layout_again (Ctx * c, int s, const GrayLayout * g,
 #else
   (void) g;
 #endif
-  print_op_row (warm_name, sizes[s].name, input, &ours, npp_us, bytes,
-      copy_gbps);
-  csv_row ("op", warm_name, sizes[s].name, sizes[s].width, sizes[s].height,
-      input, &ours, npp_us, bytes, copy_gbps);
+  print_op_row (name, sizes[s].name, input, &ours, npp_us, bytes, copy_gbps);
+  csv_row ("op", name, sizes[s].name, sizes[s].width, sizes[s].height, input,
+      &ours, npp_us, bytes, copy_gbps);
   n_passed++;
 out:
-  g_free (warm_name);
+  g_free (name);
 }
 
 /* The gray rows of every layout at size @s, each with its own inputs and
- * outputs (over @rotation_bytes together), NPP's call beside it where it
- * has one. */
+ * outputs (over @rotation_bytes together), timed each way, NPP's call
+ * beside it where it has one. */
 static void
 run_gray_layouts (Ctx * c, int s, size_t rotation_bytes, double copy_gbps)
 {
@@ -1625,9 +1638,8 @@ run_gray_layouts (Ctx * c, int s, size_t rotation_bytes, double copy_gbps)
     double bytes = pixels * gray_layout_bytes (g);
     size_t pair = (size_t) width * height * gray_layout_bytes (g);
     int n = MAX (4, (int) ((rotation_bytes + pair - 1) / pair));
-    double npp_us = NAN;
     Set set = { 0, };
-    Timing ours;
+    GrayTiming timing;
 
     if (only && !strstr (name, only))
       goto next;
@@ -1636,28 +1648,8 @@ run_gray_layouts (Ctx * c, int s, size_t rotation_bytes, double copy_gbps)
       op_failed (c, name, sizes[s].name, FALSE);
       goto next;
     }
-    if (!time_op (c, run_gray, &set, &ours)) {
-      op_failed (c, name, sizes[s].name, FALSE);
-      goto next;
-    }
-#ifdef HAVE_NPP
-    if (g->peer != GRAY_PEER_NONE) {
-      Timing npp;
-
-      c->gray_peer = g->peer;
-      memcpy (c->gray_weights, g->weights, sizeof (c->gray_weights));
-      if (time_op (c, run_npp_layout_gray, &set, &npp))
-        npp_us = npp.median;
-      else
-        op_failed (c, g->npp_name, sizes[s].name, TRUE);
-    }
-#endif
-    print_op_row (name, sizes[s].name, input, &ours, npp_us, bytes, copy_gbps);
-    csv_row ("op", name, sizes[s].name, width, height, input, &ours, npp_us,
-        bytes, copy_gbps);
-    n_passed++;
-    run_gray_layout_again (c, s, g, name, input, &set, FALSE, bytes, copy_gbps);
-    run_gray_layout_again (c, s, g, name, input, &set, TRUE, bytes, copy_gbps);
+    for (timing = GRAY_TIMED_EACH; timing <= GRAY_TIMED_WARM; timing++)
+      run_gray_row (c, s, g, name, input, &set, timing, bytes, copy_gbps);
   next:
     set_free (&set, c);
     g_free (name);
