@@ -154,9 +154,13 @@ track_tile_count (unsigned long long *keys, uint32_t * counts,
     const TrackCount & t, uint32_t cur, uint32_t prev)
 {
   unsigned long long key = track_key (cur, prev);
-  uint32_t peers = __match_any_sync (0xffffffffu, key), slot;
+  uint32_t peers, slot;
   int lane = threadIdx.x & 31;
 
+  /* most row segments of a frame hold no region */
+  if (!__any_sync (0xffffffffu, key != 0))
+    return;
+  peers = __match_any_sync (0xffffffffu, key);
   if (key == 0 || lane != __ffs (peers) - 1)
     return;
   slot = (uint32_t) ((key * 0x9e3779b97f4a7c15ull) >>

@@ -168,9 +168,14 @@ pairs_kernel (TrackCount t, const uint32_t * labels, const uint32_t * count,
 static __global__ void
 best_kernel (TrackCount t, const uint32_t * count)
 {
-  track_best (t, min (*count, t.max_regions),
-      blockIdx.x * blockDim.x + threadIdx.x, gridDim.x * blockDim.x,
-      TrackSameIds ());
+  __shared__ uint32_t n_shared;
+
+  /* the count is in host memory: read once a block */
+  if (threadIdx.x == 0)
+    n_shared = min (*count, t.max_regions);
+  __syncthreads ();
+  track_best (t, n_shared, blockIdx.x * blockDim.x + threadIdx.x,
+      gridDim.x * blockDim.x, TrackSameIds ());
 }
 
 /* 3. The ids, their column and the frame's state.  A block takes chunks of
@@ -183,13 +188,19 @@ static __global__ void __launch_bounds__ (NUMBER_THREADS)
 number_kernel (NumberArgs p)
 {
   __shared__ uint32_t warp_counts[NUMBER_WARPS];
-  __shared__ uint32_t chunk_shared, before_shared;
+  __shared__ uint32_t chunk_shared, before_shared, n_shared;
   bool first = p.count != NULL;
-  uint32_t n = first ? min (*p.count, p.max_regions) : p.counters[TRACK_N];
   uint32_t next_id = first ? 1 : p.counters[TRACK_NEXT_ID];
-  uint32_t n_chunks = CIP_DIV_UP (n, NUMBER_THREADS);
   uint32_t other = p.counters[TRACK_CHUNKS + !p.turn];
   uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  uint32_t n, n_chunks;
+
+  /* a first frame's count is in host memory: read once a block */
+  if (threadIdx.x == 0)
+    n_shared = first ? min (*p.count, p.max_regions) : p.counters[TRACK_N];
+  __syncthreads ();
+  n = n_shared;
+  n_chunks = CIP_DIV_UP (n, NUMBER_THREADS);
 
   for (uint32_t k = i; k < other; k += gridDim.x * blockDim.x)
     p.other_states[k] = 0;
@@ -199,6 +210,12 @@ number_kernel (NumberArgs p)
     /* the best step has read it */
     p.counters[TRACK_USED] = 0;
   }
+  /* Blocks past the chunks take no ticket: the grid is sized for the most
+   * regions a frame can hold, and a ticket each would queue hundreds of
+   * atomics on one word for a frame of a few regions.  Block 0 always
+   * takes one: with no regions, it writes the state. */
+  if (blockIdx.x >= max (n_chunks, 1u))
+    return;
 
   for (;;) {
     uint32_t chunk, r, q = 0, rank, fresh;
