@@ -829,6 +829,13 @@ static const Case gpu_cases[] = {
   {"cudagray ! cudaotsu ! cudalabel track=true, cell-like frames", "RGBA",
       SOURCE_CUDA_CELLS, "cudagray ! cudaotsu ! cudalabel track=true"
         " ! video/x-raw(memory:CUDAMemory)", NULL},
+  {"cudagray ! cudaotsu ! cudalabel analytics-meta=false, cell-like frames",
+        "RGBA", SOURCE_CUDA_CELLS, "cudagray ! cudaotsu ! cudalabel "
+        "analytics-meta=false ! video/x-raw(memory:CUDAMemory)", NULL},
+  {"cudagray ! cudaotsu ! cudalabel analytics-meta=false track=true, "
+        "cell-like frames", "RGBA", SOURCE_CUDA_CELLS, "cudagray ! cudaotsu ! "
+        "cudalabel analytics-meta=false track=true ! "
+        "video/x-raw(memory:CUDAMemory)", NULL},
   {"seed workflow, messages on, track=true, cell-like frames", "RGBA",
       SOURCE_CUDA_CELLS, SEED_CHAIN " post-messages=true track=true"
         " ! video/x-raw(memory:CUDAMemory)", NULL},
