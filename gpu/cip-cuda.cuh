@@ -75,6 +75,11 @@ struct _CipStream
   const uint32_t *track_counted, *track_counted_prev;
   int track_counted_width, track_counted_height;
   size_t track_counted_stride;
+  /* A second stream for a pass that runs beside the stream's own work,
+   * forked from it and joined to it by two events (cip_cuda_fork(),
+   * cip_cuda_join()); made on first use. */
+  cudaStream_t side;
+  cudaEvent_t side_fork, side_join;
   CipMemoryStats *stats;        /* the owner's counters, or NULL */
   char error[256];
 };
@@ -84,6 +89,12 @@ struct _CipStream
  * contents are undefined after growing. */
 CipStatus cip_cuda_scratch (CipStream * stream, CipScratchSlot slot,
     size_t size, void **data);
+
+/* *@side: a stream whose work queued from now on starts after the work
+ * queued on @stream so far; cip_cuda_join() makes @stream's later work
+ * wait for it. */
+CipStatus cip_cuda_fork (CipStream * stream, cudaStream_t * side);
+CipStatus cip_cuda_join (CipStream * stream);
 
 /* Records why @call failed in @stream (may be NULL) and maps the CUDA error
  * to a CipStatus. */

@@ -1965,8 +1965,11 @@ hull_kernel (LabelArgs p)
         HULL_WARP_ROWS, lens + 32 * warp, moves + 32 * warp);
   }
 
-  for (uint32_t r = block * HULL_THREADS + threadIdx.x; r < n;
-      r += blocks * HULL_THREADS) {
+  /* From the last block down: the first blocks' warps took the regions
+   * of a warp each, and a warp given both kinds would build them one
+   * after the other, the frame waiting for the sum. */
+  for (uint32_t r = (blocks - 1 - block) * HULL_THREADS + threadIdx.x;
+      r < n; r += blocks * HULL_THREADS) {
     uint32_t rows = region_rows (p, r);
     LabelAccum *a = &p.regions[r];
     uint32_t first[HULL_THREAD_ROWS], last[HULL_THREAD_ROWS];
@@ -2245,7 +2248,8 @@ cip_label (const CipImage * mask, const CipImage * intensity,
   uint32_t tall_capacity;
   void *parent, *offsets, *regions, *counters, *hulls = NULL, *holes = NULL;
   dim3 tiles, pixels, stats_tiles;
-  cudaStream_t s;
+  cudaStream_t s, holes_stream;
+  bool beside;
 
   if (stream == NULL ||
       cip_label_check (mask, intensity, params, dst, table) != CIP_OK)
@@ -2383,6 +2387,24 @@ cip_label (const CipImage * mask, const CipImage * intensity,
       contours_kernel < false ><<<stats_tiles, STATS_THREADS, 0, s >>> (p);
     CIP_CUDA_TRY_LAUNCH (stream, "label contours kernel");
   }
+  /* The holes' passes need nothing of the hull's, whose last regions keep
+   * a few blocks busy while the rest of the GPU idles: with both, the
+   * holes run beside the hull on the side stream. */
+  beside = (p.statistics & CIP_LABEL_CONVEX) &&
+      (p.statistics & CIP_LABEL_FILLED);
+  holes_stream = s;
+  if (beside) {
+    status = cip_cuda_fork (stream, &holes_stream);
+    if (status != CIP_OK)
+      return status;
+  }
+  if (p.statistics & CIP_LABEL_FILLED) {
+    holes_size_kernel <<<stats_tiles, STATS_THREADS, 0, holes_stream >>> (p);
+    CIP_CUDA_TRY_LAUNCH (stream, "label holes size kernel");
+    holes_walk_kernel <<<region_grid, REGION_THREADS, 0,
+        holes_stream >>> (p);
+    CIP_CUDA_TRY_LAUNCH (stream, "label holes walk kernel");
+  }
   if (p.statistics & CIP_LABEL_CONVEX) {
     if (!(p.statistics & CIP_LABEL_CONTOURS)) {
       hull_ends_kernel <<<dim3 (CIP_DIV_UP (p.width, HULL_ENDS_SPAN),
@@ -2393,11 +2415,10 @@ cip_label (const CipImage * mask, const CipImage * intensity,
     hull_kernel <<<stream->sm_count * 2, HULL_THREADS, 0, s >>> (p);
     CIP_CUDA_TRY_LAUNCH (stream, "label hull kernel");
   }
-  if (p.statistics & CIP_LABEL_FILLED) {
-    holes_size_kernel <<<stats_tiles, STATS_THREADS, 0, s >>> (p);
-    CIP_CUDA_TRY_LAUNCH (stream, "label holes size kernel");
-    holes_walk_kernel <<<region_grid, REGION_THREADS, 0, s >>> (p);
-    CIP_CUDA_TRY_LAUNCH (stream, "label holes walk kernel");
+  if (beside) {
+    status = cip_cuda_join (stream);
+    if (status != CIP_OK)
+      return status;
   }
   if (p.filter) {
     keep_count_kernel <<<region_grid, REGION_THREADS, 0, s >>> (p,

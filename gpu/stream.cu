@@ -236,6 +236,12 @@ cip_stream_free (CipStream * stream)
     if (stream->owns_stream)
       cudaStreamDestroy (stream->stream);
   }
+  if (stream->side) {
+    cudaStreamSynchronize (stream->side);
+    cudaEventDestroy (stream->side_fork);
+    cudaEventDestroy (stream->side_join);
+    cudaStreamDestroy (stream->side);
+  }
   if (stream->hist) {
     cudaFree (stream->hist);
     count_free (stream);
@@ -274,6 +280,48 @@ cip_cuda_scratch (CipStream * stream, CipScratchSlot slot, size_t size,
     scratch->size = size;
   }
   *data = scratch->data;
+  return CIP_OK;
+}
+
+CipStatus
+cip_cuda_fork (CipStream * stream, cudaStream_t * side)
+{
+  if (stream->side == NULL) {
+    cudaStream_t made = NULL;
+    cudaEvent_t fork = NULL, join = NULL;
+    cudaError_t err = cudaStreamCreateWithFlags (&made,
+        cudaStreamNonBlocking);
+
+    if (err == cudaSuccess)
+      err = cudaEventCreateWithFlags (&fork, cudaEventDisableTiming);
+    if (err == cudaSuccess)
+      err = cudaEventCreateWithFlags (&join, cudaEventDisableTiming);
+    if (err != cudaSuccess) {
+      if (join)
+        cudaEventDestroy (join);
+      if (fork)
+        cudaEventDestroy (fork);
+      if (made)
+        cudaStreamDestroy (made);
+      return cip_cuda_fail (stream, "side stream", err);
+    }
+    stream->side = made;
+    stream->side_fork = fork;
+    stream->side_join = join;
+  }
+  CIP_CUDA_TRY (stream, cudaEventRecord (stream->side_fork, stream->stream));
+  CIP_CUDA_TRY (stream, cudaStreamWaitEvent (stream->side, stream->side_fork,
+          0));
+  *side = stream->side;
+  return CIP_OK;
+}
+
+CipStatus
+cip_cuda_join (CipStream * stream)
+{
+  CIP_CUDA_TRY (stream, cudaEventRecord (stream->side_join, stream->side));
+  CIP_CUDA_TRY (stream, cudaStreamWaitEvent (stream->stream,
+          stream->side_join, 0));
   return CIP_OK;
 }
 
