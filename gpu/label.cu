@@ -2237,6 +2237,32 @@ launch_stats (const LabelArgs * p, bool deep, bool paint, cudaStream_t s)
     launch_stats_of < uint8_t > (p, paint, s);
 }
 
+/* The holes' passes on @holes, and the hull's on the stream's own. */
+static CipStatus
+launch_holes_and_hull (const LabelArgs & p, dim3 stats_tiles,
+    uint32_t region_grid, cudaStream_t holes, CipStream * stream)
+{
+  cudaStream_t s = stream->stream;
+
+  if (p.statistics & CIP_LABEL_FILLED) {
+    holes_size_kernel <<<stats_tiles, STATS_THREADS, 0, holes >>> (p);
+    CIP_CUDA_TRY_LAUNCH (stream, "label holes size kernel");
+    holes_walk_kernel <<<region_grid, REGION_THREADS, 0, holes >>> (p);
+    CIP_CUDA_TRY_LAUNCH (stream, "label holes walk kernel");
+  }
+  if (p.statistics & CIP_LABEL_CONVEX) {
+    if (!(p.statistics & CIP_LABEL_CONTOURS)) {
+      hull_ends_kernel <<<dim3 (CIP_DIV_UP (p.width, HULL_ENDS_SPAN),
+              CIP_DIV_UP (p.height, HULL_ENDS_WARPS)),
+          HULL_ENDS_WARPS * 32, 0, s >>> (p);
+      CIP_CUDA_TRY_LAUNCH (stream, "label hull ends kernel");
+    }
+    hull_kernel <<<stream->sm_count * 2, HULL_THREADS, 0, s >>> (p);
+    CIP_CUDA_TRY_LAUNCH (stream, "label hull kernel");
+  }
+  return CIP_OK;
+}
+
 extern "C" CipStatus
 cip_label (const CipImage * mask, const CipImage * intensity,
     const CipLabelParams * params, CipImage * dst, CipRegionTable * table,
@@ -2398,28 +2424,18 @@ cip_label (const CipImage * mask, const CipImage * intensity,
     if (status != CIP_OK)
       return status;
   }
-  if (p.statistics & CIP_LABEL_FILLED) {
-    holes_size_kernel <<<stats_tiles, STATS_THREADS, 0, holes_stream >>> (p);
-    CIP_CUDA_TRY_LAUNCH (stream, "label holes size kernel");
-    holes_walk_kernel <<<region_grid, REGION_THREADS, 0,
-        holes_stream >>> (p);
-    CIP_CUDA_TRY_LAUNCH (stream, "label holes walk kernel");
-  }
-  if (p.statistics & CIP_LABEL_CONVEX) {
-    if (!(p.statistics & CIP_LABEL_CONTOURS)) {
-      hull_ends_kernel <<<dim3 (CIP_DIV_UP (p.width, HULL_ENDS_SPAN),
-              CIP_DIV_UP (p.height, HULL_ENDS_WARPS)),
-          HULL_ENDS_WARPS * 32, 0, s >>> (p);
-      CIP_CUDA_TRY_LAUNCH (stream, "label hull ends kernel");
-    }
-    hull_kernel <<<stream->sm_count * 2, HULL_THREADS, 0, s >>> (p);
-    CIP_CUDA_TRY_LAUNCH (stream, "label hull kernel");
-  }
+  status = launch_holes_and_hull (p, stats_tiles, region_grid,
+      holes_stream, stream);
+  /* joined after a failed launch too: no pass on the side stream may
+   * outlive the call unordered with the stream's later work */
   if (beside) {
-    status = cip_cuda_join (stream);
-    if (status != CIP_OK)
-      return status;
+    CipStatus joined = cip_cuda_join (stream);
+
+    if (status == CIP_OK)
+      status = joined;
   }
+  if (status != CIP_OK)
+    return status;
   if (p.filter) {
     keep_count_kernel <<<region_grid, REGION_THREADS, 0, s >>> (p,
         n_region_blocks);
