@@ -21,7 +21,8 @@ struct GrayParams
   int width;
   int height;
   CipChannelLayout layout;
-  bool dst_aligned;
+  bool dst_aligned;             /* rows aligned for four-byte stores */
+  bool dst_unit_aligned;        /* ... for 16-byte stores */
 };
 
 /* Pixels in groups of four; a block converts CIP_ROW_SPAN pixels of a row,
@@ -130,7 +131,7 @@ gray_kernel_packed3 (GrayParams p)
   int x0 = blockIdx.x * CIP_ROW_SPAN + threadIdx.x * CIP_UNIT;
   const uint8_t *__restrict__ in = p.src + y * p.src_stride;
   uint8_t *out = p.dst + y * p.dst_stride;
-  uint8_t v[CIP_UNIT];
+  CipUnit v;
 
   if (x0 >= p.width)
     return;
@@ -144,35 +145,29 @@ gray_kernel_packed3 (GrayParams p)
 
 #pragma unroll
     for (int i = 0; i < CIP_UNIT; i++)
-      v[i] = cip_gray_pixel (byte_of_words (w, 3 * i + r_at),
+      v.b[i] = cip_gray_pixel (byte_of_words (w, 3 * i + r_at),
           byte_of_words (w, 3 * i + 1), byte_of_words (w, 3 * i + 2 - r_at),
           method);
   } else {
     for (int i = 0; i < CIP_UNIT && x0 + i < p.width; i++) {
       const uint8_t *px = in + (size_t) (x0 + i) * 3;
 
-      v[i] = cip_gray_pixel (px[r_at], px[1], px[2 - r_at], method);
+      v.b[i] = cip_gray_pixel (px[r_at], px[1], px[2 - r_at], method);
     }
   }
 
-  /* A lane's 16 pixels are contiguous: one 16-byte store where the row
-   * allows it, so that the warp writes one 512-byte run; four-byte stores
+  /* A lane's 16 pixels are contiguous: one 16-byte store where the rows
+   * allow it, so that the warp writes one 512-byte run; four-byte stores
    * 16 bytes apart take four times the store transactions. */
-  if (x0 + CIP_UNIT <= p.width && ((uintptr_t) (out + x0) & 15) == 0) {
-    uint32_t word[CIP_UNIT / 4];
-
-#pragma unroll
-    for (int k = 0; k < CIP_UNIT / 4; k++)
-      word[k] = v[4 * k] | v[4 * k + 1] << 8 | v[4 * k + 2] << 16 |
-          (uint32_t) v[4 * k + 3] << 24;
-    *(uint4 *) (out + x0) = make_uint4 (word[0], word[1], word[2], word[3]);
+  if (p.dst_unit_aligned) {
+    cip_store16 (out, x0, p.width, true, v);
     return;
   }
 #pragma unroll
   for (int k = 0; k < CIP_UNIT; k += 4)
     if (x0 + k < p.width)
       cip_store4 (out, x0 + k, p.width, p.dst_aligned,
-          make_uchar4 (v[k], v[k + 1], v[k + 2], v[k + 3]));
+          make_uchar4 (v.b[k], v.b[k + 1], v.b[k + 2], v.b[k + 3]));
 }
 
 template < CipGrayMethod method >
@@ -358,6 +353,7 @@ cip_gray (const CipImage * src, CipImage * dst, CipGrayMethod method,
   p.height = src->height;
   p.layout = cip_format_layout (src->format);
   p.dst_aligned = cip_rows_aligned (dst, 4);
+  p.dst_unit_aligned = cip_rows_aligned (dst, 16);
   /* whole 16-byte loads where the rows allow them; three-byte pixels
    * in the two orders that exist (RGB, BGR: green in the middle) */
   packed = cip_rows_aligned (src, 16) &&
