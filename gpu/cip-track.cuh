@@ -146,21 +146,22 @@ track_tile_init (unsigned long long *keys, uint32_t * counts)
 }
 
 /* Called by a whole warp, a pixel a lane: (@cur, @prev) labels, 0 for
- * none.  Lanes of one pair are grouped, and each group's first lane adds
- * them to the tile's table, or to the global one when the tile holds too
- * many pairs. */
+ * none, and the lanes of the same @cur (__match_any_sync).  Lanes of one
+ * pair are grouped, and each group's first lane adds them to the tile's
+ * table, or to the global one when the tile holds too many pairs. */
 __device__ __forceinline__ void
 track_tile_count (unsigned long long *keys, uint32_t * counts,
-    const TrackCount & t, uint32_t cur, uint32_t prev)
+    const TrackCount & t, uint32_t cur, uint32_t prev, uint32_t cur_peers)
 {
   unsigned long long key = track_key (cur, prev);
   uint32_t peers, slot;
   int lane = threadIdx.x & 31;
 
-  /* most row segments of a frame hold no region */
+  /* most row segments of a frame have no pair */
   if (!__any_sync (0xffffffffu, key != 0))
     return;
-  peers = __match_any_sync (0xffffffffu, key);
+  /* the lanes of a pair: of its current label and of its previous one */
+  peers = cur_peers & __match_any_sync (0xffffffffu, prev);
   if (key == 0 || lane != __ffs (peers) - 1)
     return;
   slot = (uint32_t) ((key * 0x9e3779b97f4a7c15ull) >>

@@ -878,8 +878,9 @@ stats_kernel (LabelArgs p, bool paint)
 
       ids[b] &= ~LABEL_ID_FLAG;
       values[b] = ids[b] ? load_sample < T > (p, x, y) : 0;
-      prevs[b] = kTrack && ids[b] ?
-          p.track.prev_labels[(size_t) y * p.track.stride + x] : 0;
+      /* with tracks, the label images share their stride */
+      prevs[b] = kTrack && ids[b] ? p.track.prev_labels[(size_t) (uint32_t) y
+          * p.labels_stride + (uint32_t) x] : 0;
     }
 
 #pragma unroll
@@ -893,12 +894,16 @@ stats_kernel (LabelArgs p, bool paint)
       if (paint && x < p.width && y < p.height)
         paint_pixel (p, x, y, id);
       if (p.labels && !p.filter && x < p.width && y < p.height)
-        p.labels[(size_t) y * p.labels_stride + x] = id;
+        p.labels[(size_t) (uint32_t) y * p.labels_stride + (uint32_t) x] =
+            id;
+      /* most row segments of a frame hold no region */
+      if (!__any_sync (FULL_WARP, id != 0))
+        continue;
 
+      peers = __match_any_sync (FULL_WARP, id);
       if (kTrack)
         track_tile_count (pair_keys, pair_counts, p.track, id,
-            prevs[b] <= n_prev ? prevs[b] : 0);
-      peers = __match_any_sync (FULL_WARP, id);
+            prevs[b] <= n_prev ? prevs[b] : 0, peers);
       sum_value = peer_sample_sum < kBits > (peers, value);
       if (kRange) {
         max_value = peer_sample_max < kBits > (peers, value);

@@ -157,9 +157,12 @@ pairs_kernel (TrackCount t, const uint32_t * labels, const uint32_t * count,
   n = n_shared;
 
 #pragma unroll
-  for (int k = 0; k < PAIRS_ROWS; k++)
-    track_tile_count (keys, counts, t, cur[k] <= n ? cur[k] : 0,
-        prev[k] <= n_prev ? prev[k] : 0);
+  for (int k = 0; k < PAIRS_ROWS; k++) {
+    uint32_t c = cur[k] <= n ? cur[k] : 0;
+
+    track_tile_count (keys, counts, t, c, prev[k] <= n_prev ? prev[k] : 0,
+        __match_any_sync (FULL_WARP, c));
+  }
   __syncthreads ();
   track_tile_flush (keys, counts, t);
 }

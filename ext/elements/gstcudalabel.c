@@ -168,6 +168,9 @@ typedef struct
   GstCudaImgprocTrack *slots;
   guint size;                   /* a power of two, or 0 */
   guint n;
+  /* the largest id held: ids are given in increasing order, so a larger
+   * one is a track that starts on a later frame */
+  guint64 max_id;
 } GstCudaLabelTrackTimes;
 
 struct _GstCudaLabel
@@ -901,6 +904,7 @@ track_times_reset (GstCudaLabelTrackTimes * times, guint n)
     memset (times->slots, 0, times->size * sizeof (GstCudaImgprocTrack));
   }
   times->n = 0;
+  times->max_id = 0;
 }
 
 /* The tracks of the first @n regions of @label for their analytics
@@ -930,13 +934,15 @@ analytics_tracks (GstCudaLabel * self, GstCudaLabelFrame * label, guint n,
     t->first_seen = pts;
     if (t->id == 0)
       continue;
-    if (seen->n > 0) {
+    /* a new track needs no lookup */
+    if (seen->n > 0 && t->id <= seen->max_id) {
       slot = track_times_slot (seen, t->id);
       if (slot->id == t->id)
         t->first_seen = slot->first_seen;
     }
     slot = track_times_slot (seeing, t->id);
     seeing->n += slot->id == 0;
+    seeing->max_id = MAX (seeing->max_id, t->id);
     *slot = *t;
   }
   self->tracks_seen = seeing;

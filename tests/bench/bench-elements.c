@@ -25,11 +25,15 @@
  * Case's needs) reads "n/a: ELEMENT does not take FORMAT yet" and counts
  * neither as passed nor as failed: it would fail to link.  Once the
  * element's sink template lists the format, the row runs, and a failure
- * is a failure. */
+ * is a failure.  With CIP_BENCH_THREADS=1 each row also prints the share
+ * of its window that each thread of the process ran, which tells a row
+ * bound by one streaming thread from one bound by the GPU. */
 
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include <gst/gst.h>
 #include <gst/app/gstappsrc.h>
@@ -274,6 +278,67 @@ process_cpu_ns (void)
 
   clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &t);
   return (gint64) t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* CIP_BENCH_THREADS=1: each thread's CPU time in the window, from
+ * /proc/self/task (clock ticks), to find the one that bounds a row. */
+#define MAX_THREADS 256
+typedef struct
+{
+  gint tid;
+  gchar name[32];
+  guint64 ticks;
+} ThreadTime;
+
+static guint
+thread_times (ThreadTime * times)
+{
+  GDir *dir = g_dir_open ("/proc/self/task", 0, NULL);
+  const gchar *entry;
+  guint n = 0;
+
+  while (dir && (entry = g_dir_read_name (dir)) && n < MAX_THREADS) {
+    gchar *path = g_strdup_printf ("/proc/self/task/%s/stat", entry);
+    gchar *text = NULL, *close;
+    unsigned long utime, stime;
+
+    if (g_file_get_contents (path, &text, NULL, NULL) &&
+        (close = strrchr (text, ')')) != NULL &&
+        sscanf (close + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u "
+            "%lu %lu", &utime, &stime) == 2) {
+      gchar *open = strchr (text, '(');
+
+      times[n].tid = atoi (entry);
+      g_strlcpy (times[n].name, open + 1, MIN ((gsize) (close - open),
+              sizeof (times[n].name)));
+      times[n].ticks = utime + stime;
+      n++;
+    }
+    g_free (text);
+    g_free (path);
+  }
+  if (dir)
+    g_dir_close (dir);
+  return n;
+}
+
+static void
+print_thread_times (const ThreadTime * from, guint n_from,
+    const ThreadTime * to, guint n_to, gint64 window_us)
+{
+  gdouble tick_us = 1e6 / sysconf (_SC_CLK_TCK);
+  guint i, j;
+
+  for (i = 0; i < n_to; i++) {
+    guint64 before = 0;
+
+    for (j = 0; j < n_from; j++)
+      if (from[j].tid == to[i].tid)
+        before = from[j].ticks;
+    if (to[i].ticks > before)
+      g_printerr ("  thread %-16s %5.1f%% of the window\n", to[i].name,
+          100.0 * (to[i].ticks - before) * tick_us / window_us);
+  }
 }
 
 static GstPadProbeReturn
@@ -540,8 +605,10 @@ run_streams (const Case * c, gint width, gint height, guint n_streams,
   guint64 frames = 0;
   gdouble fps = -1;
   gboolean failed = FALSE;
-  guint k, i, started = 0, waiting = 0;
+  guint k, i, started = 0, waiting = 0, n_threads_from = 0;
   StartGate gate = { 0 };
+  ThreadTime *threads_from = g_getenv ("CIP_BENCH_THREADS") ?
+      g_new0 (ThreadTime, MAX_THREADS) : NULL;
 
   *slowest = -1;
   *host_us = 0;
@@ -582,6 +649,8 @@ run_streams (const Case * c, gint width, gint height, guint n_streams,
     goto out;
   g_usleep (warm_up_us);
 
+  if (threads_from)
+    n_threads_from = thread_times (threads_from);
   from_us = g_get_monotonic_time ();
   cpu_from_ns = process_cpu_ns ();
   for (k = 0; k < n_streams; k++)
@@ -589,6 +658,16 @@ run_streams (const Case * c, gint width, gint height, guint n_streams,
   g_usleep (measure_us);
   to_us = g_get_monotonic_time ();
   cpu_to_ns = process_cpu_ns ();
+  if (threads_from) {
+    ThreadTime *threads_to = g_new0 (ThreadTime, MAX_THREADS);
+    guint n_to = thread_times (threads_to);
+
+    g_printerr ("%s, %dx%d, %u pipelines:\n", c->name, width, height,
+        n_streams);
+    print_thread_times (threads_from, n_threads_from, threads_to, n_to,
+        to_us - from_us);
+    g_free (threads_to);
+  }
   for (k = 0; k < n_streams; k++) {
     guint counted = g_atomic_int_get (&runs[k].frames_out) - counted_from[k];
     gdouble stream_fps = counted * 1e6 / (gdouble) (to_us - from_us);
@@ -632,6 +711,7 @@ out:
       gst_clear_buffer (&runs[k].frames[i]);
   }
   g_free (counted_from);
+  g_free (threads_from);
   g_free (pipelines);
   g_free (runs);
   g_mutex_clear (&gate.lock);
