@@ -213,9 +213,9 @@ number_kernel (NumberArgs p)
     /* the best step has read it */
     p.counters[TRACK_USED] = 0;
   }
-  /* Blocks past the chunks take no ticket: the grid is sized for the most
-   * regions a frame can hold, and a ticket each would queue hundreds of
-   * atomics on one word for a frame of a few regions.  Block 0 always
+  /* Blocks past the chunks take no ticket: the grid is sized before the
+   * count is known, and a ticket each would queue a hundred atomics on
+   * one word for a frame of a few regions.  Block 0 always
    * takes one: with no regions, it writes the state. */
   if (blockIdx.x >= max (n_chunks, 1u))
     return;
@@ -407,7 +407,9 @@ track_launch (const CipTrackFrame * prev, const CipTrackFrame * frame,
   n.state = frame->state;
   n.column = frame->column;
   n.column_capacity = frame->column ? frame->column_capacity : 0;
-  number_kernel <<<region_grid (stream, (size_t) l->max_regions, 4),
+  /* a block a multiprocessor: blocks take the chunks in turn, and most
+   * frames have few */
+  number_kernel <<<region_grid (stream, (size_t) l->max_regions, 1),
       NUMBER_THREADS, 0, s >>> (n);
   CIP_CUDA_TRY_LAUNCH (stream, "track number kernel");
   return CIP_OK;
