@@ -299,17 +299,18 @@ thread_times (ThreadTime * times)
 
   while (dir && (entry = g_dir_read_name (dir)) && n < MAX_THREADS) {
     gchar *path = g_strdup_printf ("/proc/self/task/%s/stat", entry);
-    gchar *text = NULL, *close;
+    gchar *text = NULL, *lparen, *rparen;
     unsigned long utime, stime;
 
+    /* the name may hold spaces and parentheses: it ends at the last ')' */
     if (g_file_get_contents (path, &text, NULL, NULL) &&
-        (close = strrchr (text, ')')) != NULL &&
-        sscanf (close + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u "
+        (lparen = strchr (text, '(')) != NULL &&
+        (rparen = strrchr (text, ')')) != NULL && rparen > lparen &&
+        rparen[1] == ' ' &&
+        sscanf (rparen + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u "
             "%lu %lu", &utime, &stime) == 2) {
-      gchar *open = strchr (text, '(');
-
       times[n].tid = atoi (entry);
-      g_strlcpy (times[n].name, open + 1, MIN ((gsize) (close - open),
+      g_strlcpy (times[n].name, lparen + 1, MIN ((gsize) (rparen - lparen),
               sizeof (times[n].name)));
       times[n].ticks = utime + stime;
       n++;
@@ -319,6 +320,9 @@ thread_times (ThreadTime * times)
   }
   if (dir)
     g_dir_close (dir);
+  if (n == MAX_THREADS)
+    g_printerr ("more than %d threads: only the first are shown\n",
+        MAX_THREADS);
   return n;
 }
 
@@ -336,7 +340,8 @@ print_thread_times (const ThreadTime * from, guint n_from,
       if (from[j].tid == to[i].tid)
         before = from[j].ticks;
     if (to[i].ticks > before)
-      g_printerr ("  thread %-16s %5.1f%% of the window\n", to[i].name,
+      g_printerr ("  thread %-16s (%d) %5.1f%% of the window\n",
+          to[i].name, to[i].tid,
           100.0 * (to[i].ticks - before) * tick_us / window_us);
   }
 }
@@ -607,7 +612,8 @@ run_streams (const Case * c, gint width, gint height, guint n_streams,
   gboolean failed = FALSE;
   guint k, i, started = 0, waiting = 0, n_threads_from = 0;
   StartGate gate = { 0 };
-  ThreadTime *threads_from = g_getenv ("CIP_BENCH_THREADS") ?
+  ThreadTime *threads_from =
+      g_strcmp0 (g_getenv ("CIP_BENCH_THREADS"), "1") == 0 ?
       g_new0 (ThreadTime, MAX_THREADS) : NULL;
 
   *slowest = -1;
