@@ -215,8 +215,8 @@ number_kernel (NumberArgs p)
   }
   /* Blocks past the chunks take no ticket: the grid is sized before the
    * count is known, and a ticket each would queue a hundred atomics on
-   * one word for a frame of a few regions.  Block 0 always
-   * takes one: with no regions, it writes the state. */
+   * one word for a frame of a few regions.  Block 0 always takes one:
+   * with no regions, it writes the state. */
   if (blockIdx.x >= max (n_chunks, 1u))
     return;
 

@@ -934,7 +934,7 @@ analytics_tracks (GstCudaLabel * self, GstCudaLabelFrame * label, guint n,
     t->first_seen = pts;
     if (t->id == 0)
       continue;
-    /* a new track needs no lookup */
+    /* an id above any of the last frame's table is not in it */
     if (seen->n > 0 && t->id <= seen->max_id) {
       slot = track_times_slot (seen, t->id);
       if (slot->id == t->id)
